@@ -1,0 +1,22 @@
+"""Shared machinery: engine interface, the generic AEC env, the registry."""
+
+from envs.core.aec import CardGameEnv, GameSpec
+from envs.core.engine import (
+    CardArenaError,
+    ConfigError,
+    GameEngine,
+    GameOverError,
+    IllegalActionError,
+    OutOfTurnError,
+)
+
+__all__ = [
+    "CardArenaError",
+    "CardGameEnv",
+    "ConfigError",
+    "GameEngine",
+    "GameOverError",
+    "GameSpec",
+    "IllegalActionError",
+    "OutOfTurnError",
+]

@@ -1,0 +1,248 @@
+"""The generic PettingZoo AEC environment over any rules engine of the suite.
+
+A game plugs in with a :class:`GameSpec` (engine class, encoder, renderer). This class owns the
+AEC bookkeeping (agents, rewards, terminations, seeding) and the safety checks; it never knows a
+rule. The checks PettingZoo's wrapper stack would add (order enforcing, out-of-bounds actions) are
+done here in a few comparisons, so ``env()`` keeps them at almost no cost and ``raw_env()`` skips
+them.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from envs.core.engine import CardArenaError, ConfigError, GameEngine, GameOverError
+
+_SEED_BOUND = 2**63
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the suite needs to know about one game: its engine, encoder and renderer."""
+
+    name: str
+    engine_cls: type[GameEngine]
+    obs_size: int
+    encode: Callable[[Any, int], np.ndarray]
+    render: Callable[[Any, int | None], str]
+    view: Callable[[Any, int], dict[str, Any]]
+    version: int = 0
+    cooperative: bool = False
+    #: options accepted by reset(options=...) besides those the engine's new_game takes
+    reset_options: tuple[str, ...] = ("deck",)
+    obs_low: float = -1.0
+    obs_high: float = 2.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def env_id(self) -> str:
+        return f"cardarena/{self.name}-v{self.version}"
+
+    def make_engine(self, **options: Any) -> GameEngine:
+        try:
+            return self.engine_cls(**options)
+        except TypeError as err:  # unknown keyword: say which options exist
+            import inspect
+
+            known = [
+                p for p in inspect.signature(self.engine_cls.__init__).parameters if p != "self"
+            ]
+            raise ConfigError(
+                f"{self.name}: bad option ({err}). Options of {self.name}: {known} and render_mode."
+            ) from None
+
+
+class CardGameEnv(AECEnv):
+    """PettingZoo AEC env over a :class:`GameEngine`; agents ``player_0`` .. ``player_{n-1}``."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "cardarena", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        render_mode: str | None = None,
+        checks: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.spec = spec
+        self.metadata = {**self.metadata, "name": f"{spec.name}_v{spec.version}"}
+        self.game: GameEngine = spec.make_engine(**options)
+        self.options = dict(options)
+        self.render_mode = render_mode
+        self._checks = checks
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self._num_actions = self.game.num_actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    spec.obs_low, spec.obs_high, (spec.obs_size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self._num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_obj: Any = None
+        self._reset_rng: np.random.Generator | None = None
+        self.agents = []
+
+    # ---- PettingZoo API ----------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._reset_rng = np.random.default_rng([int(seed), 0x5EED])
+            game_rng = np.random.default_rng(int(seed))
+        else:
+            if self._reset_rng is None:
+                self._reset_rng = np.random.default_rng()
+            game_rng = np.random.default_rng(int(self._reset_rng.integers(_SEED_BOUND)))
+        game_options = {}
+        for key, value in (options or {}).items():
+            if key in self.spec.reset_options:
+                game_options[key] = value
+            else:
+                warnings.warn(
+                    f"{self.spec.name}: reset option {key!r} is not used; known reset options: "
+                    f"{list(self.spec.reset_options)}",
+                    stacklevel=2,
+                )
+        self.state_obj = self.game.new_game(game_rng, game_options)
+        self._sync_after_load()
+
+    def _sync_after_load(self) -> None:
+        """Rebuild the AEC bookkeeping from the engine state (after reset or from_dict)."""
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        if self.game.is_over(self.state_obj):
+            self._finish()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player(self.state_obj)]
+
+    def _finish(self) -> None:
+        returns = self.game.returns(self.state_obj)
+        for agent in self.agents:
+            self.rewards[agent] = float(returns[self._seat_of[agent]])
+            self.terminations[agent] = True
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.state_obj is None:
+            raise CardArenaError(f"{self.spec.name}: call reset() before observe() or last().")
+        seat = self._seat_of[agent]
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if self.game.current_player(self.state_obj) == seat:
+            mask[self.game.legal_actions(self.state_obj)] = 1
+        return {"observation": self.spec.encode(self.state_obj, seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        if self.state_obj is None:
+            raise CardArenaError(f"{self.spec.name}: call reset() before step().")
+        if not self.agents:
+            raise GameOverError(
+                f"{self.spec.name}: the game is over and every agent has been stepped out; "
+                f"call reset() to start a new game."
+            )
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise GameOverError(
+                    f"{self.spec.name}: the game is over; {agent} is terminated and can only be "
+                    f"stepped with None (got {action!r}). Call reset() for a new game."
+                )
+            self._was_dead_step(action)
+            return
+        if self._checks:
+            if action is None:
+                raise CardArenaError(
+                    f"{self.spec.name}: {agent} must act (decision "
+                    f"'{self.game.decision_name(self.state_obj)}'); got None."
+                )
+            if not isinstance(action, int | np.integer) or not 0 <= action < self._num_actions:
+                raise CardArenaError(
+                    f"{self.spec.name}: action {action!r} is outside the action space "
+                    f"Discrete({self._num_actions}); use an int from the action_mask."
+                )
+        seat = self._seat_of[agent]
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(self.state_obj, int(action), seat)
+        if self.game.is_over(self.state_obj):
+            self._finish()
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self.agent_selection = self.possible_agents[self.game.current_player(self.state_obj)]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn(
+                "render() called with render_mode=None; pass render_mode='ansi'.", stacklevel=2
+            )
+            return None
+        text = self.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def render_text(self, seat: int | None = None) -> str:
+        """The public state as text; with ``seat``, also that seat's private cards."""
+        if self.state_obj is None:
+            return f"{self.spec.name}: not started (call reset())"
+        return self.spec.render(self.state_obj, seat)
+
+    def close(self) -> None:
+        pass
+
+    # ---- the suite's contract ------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return self.game.describe_action(int(action))
+
+    def parse_action(self, text: str) -> int:
+        return self.game.parse_action(text)
+
+    def legal_actions(self) -> list[int]:
+        return self.game.legal_actions(self.state_obj)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see, as plain data (what scripted agents read)."""
+        return self.spec.view(self.state_obj, seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.state_obj is None:
+            raise CardArenaError(f"{self.spec.name}: nothing to save before reset().")
+        return self.game.to_dict(self.state_obj)
+
+    def from_dict(self, data: dict[str, Any]) -> None:
+        """Restore a state saved by :meth:`to_dict`; play continues exactly as it would have."""
+        self.state_obj = self.game.from_dict(data)
+        if self._reset_rng is None:
+            self._reset_rng = np.random.default_rng()
+        self._sync_after_load()
+
+    def __str__(self) -> str:
+        return self.metadata["name"]

@@ -1,0 +1,474 @@
+"""Flip 6: the pure rules engine (rule ids F1-F18 of ``shared/rules/flip6.md``).
+
+Cards are small ints: ``0`` is ZERO, ``1``..``6`` the number cards, then EXTRA_LIFE, FREEZE, FLIP3
+and DOUBLE. The engine advances on its own through everything the rules decide (the deal, card
+effects, FLIP3 draws, round ends, reshuffles) and stops at the next decision a player must make:
+
+======================  =========================================  =========================
+decision                who decides                                legal actions
+======================  =========================================  =========================
+``turn``                the next player still in the round (F6)    ``stay``; ``hit`` (F7/F8)
+``target_freeze``       the player who drew FREEZE outside FLIP3   ``target N`` (F11)
+``target_flip3``        the player who drew FLIP3                  ``target N`` (F12)
+======================  =========================================  =========================
+
+``hit`` is illegal only when the draw pile and the discard pile are both empty (F16).
+
+Pending work is a stack (last in, first out): a FLIP3 drawn inside FLIP3 is resolved completely
+before the outer sequence continues, because F12 resolves each card before the next. The rest of
+the initial deal (F5) waits under it in the same stack.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.engine import (
+    ConfigError,
+    GameEngine,
+    IllegalActionError,
+    check_int,
+    stack_deck,
+)
+
+# ---- cards (F1, F2) ---------------------------------------------------------------------------
+ZERO, EXTRA_LIFE, FREEZE, FLIP3, DOUBLE = 0, 7, 8, 9, 10
+NUM_CARD_KINDS = 11
+CARD_CODES: list[str] = [
+    "ZERO",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "EXTRA_LIFE",
+    "FREEZE",
+    "FLIP3",
+    "DOUBLE",
+]
+CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+#: copies of each card kind in the 26-card deck (F1: n copies of n; F2: one of each special)
+DECK_COUNTS: list[int] = [1, 1, 2, 3, 4, 5, 6, 1, 1, 1, 1]
+FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
+assert len(FULL_DECK) == 26
+
+# ---- player status in the round ---------------------------------------------------------------
+IN_ROUND, STAYED, FROZEN, BUSTED = 0, 1, 2, 3
+STATUS_NAMES = ["in_round", "stayed", "frozen", "busted"]
+
+# ---- decisions ----------------------------------------------------------------------------------
+NO_DECISION, TURN, TARGET_FREEZE, TARGET_FLIP3 = 0, 1, 2, 3
+DECISION_NAMES = ["none", "turn", "target_freeze", "target_flip3"]
+
+# ---- actions ------------------------------------------------------------------------------------
+MAX_PLAYERS = 6
+STAY, HIT = 0, 1
+TARGET0 = 2  #: action TARGET0 + seat targets that absolute seat
+NUM_ACTIONS = TARGET0 + MAX_PLAYERS
+
+# ---- pending work (stack entries) ----------------------------------------------------------------
+TASK_DEAL, TASK_FLIP3 = 0, 1
+
+FLIP6_BONUS = 6
+
+
+@dataclass(slots=True)
+class Flip6State:
+    """Everything about one game. Derived per-seat caches (values, life, double) mirror ``table``."""
+
+    num_players: int
+    target_score: int
+    rng: np.random.Generator
+    scores: list[int]
+    dealer: int
+    draw_pile: list[int]  # top of the pile is the END of the list (pop())
+    discard_pile: list[int]  # in the order cards were discarded
+    table: list[list[int]]  # per seat, face-up cards in arrival order (F16)
+    status: list[int]
+    values: list[int]  # per seat, bitmask of number values held (bit v for value v)
+    has_life: list[bool]
+    has_double: list[bool]
+    set_aside: list[int] = field(default_factory=list)  # FREEZE/FLIP3 waiting for a target
+    stack: list[tuple[int, int, int]] = field(default_factory=list)
+    decision: int = NO_DECISION
+    decider: int = -1
+    next_turn: int = 0  # first seat considered for the next turn (F6)
+    winners: list[int] = field(default_factory=list)
+    over: bool = False
+    round_index: int = 0
+    flip6_seat: int = -1  # seat that made Flip 6 in the last finished round (for renders)
+    decisions: int = 0
+
+
+def round_score(state: Flip6State, seat: int, flip6: bool = False) -> int:
+    """F14: number values held (x2 with DOUBLE, F13) + 6 for Flip 6 (never doubled)."""
+    total = sum(c for c in state.table[seat] if 1 <= c <= 6)
+    if state.has_double[seat]:
+        total *= 2
+    return total + (FLIP6_BONUS if flip6 else 0)
+
+
+class Flip6Game(GameEngine[Flip6State]):
+    """Flip 6 for 3-6 players (options: ``num_players``, ``first_dealer`` (F4), ``target_score``)."""
+
+    name = "flip6"
+    num_actions = NUM_ACTIONS
+    min_players = 3
+    max_players = MAX_PLAYERS
+    reward_kind = "zero_sum"
+
+    def __init__(self, num_players: int = 4, first_dealer: int = 0, target_score: int = 60):
+        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
+        self.first_dealer = check_int("first_dealer", first_dealer, 0, self.num_players - 1)
+        self.target_score = check_int("target_score", target_score, 1, 10_000)
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def new_game(
+        self, rng: np.random.Generator, options: dict[str, Any] | None = None
+    ) -> Flip6State:
+        """Start a game. Options: ``deck`` (codes, top first), ``scores`` (per seat), ``dealer``."""
+        options = dict(options or {})
+        n = self.num_players
+        top = [parse_card(code) for code in options.pop("deck", None) or []]
+        pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
+        scores = options.pop("scores", None)
+        if scores is None:
+            scores = [0] * n
+        if len(scores) != n or any(not isinstance(s, int | np.integer) or s < 0 for s in scores):
+            raise ConfigError(f"scores must be {n} non-negative integers, got {scores!r}")
+        dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
+        state = Flip6State(
+            num_players=n,
+            target_score=self.target_score,
+            rng=rng,
+            scores=[int(s) for s in scores],
+            dealer=dealer,
+            draw_pile=pile_top_first[::-1],
+            discard_pile=[],
+            table=[[] for _ in range(n)],
+            status=[IN_ROUND] * n,
+            values=[0] * n,
+            has_life=[False] * n,
+            has_double=[False] * n,
+        )
+        self._start_round(state)
+        self._advance(state)
+        return state
+
+    # ---- queries ------------------------------------------------------------------------------
+    def current_player(self, state: Flip6State) -> int | None:
+        return None if state.over else state.decider
+
+    def legal_actions(self, state: Flip6State) -> list[int]:
+        if state.over:
+            return []
+        if state.decision == TURN:
+            if state.draw_pile or state.discard_pile:
+                return [STAY, HIT]
+            return [STAY]  # F16: nothing left to draw
+        return [TARGET0 + s for s in range(state.num_players) if state.status[s] == IN_ROUND]
+
+    def is_over(self, state: Flip6State) -> bool:
+        return state.over
+
+    def returns(self, state: Flip6State) -> list[float]:
+        """+1 split among the winners, -1 split among the others (sums to 0)."""
+        n = state.num_players
+        if not state.over or len(state.winners) == n:
+            return [0.0] * n
+        win, lose = 1.0 / len(state.winners), -1.0 / (n - len(state.winners))
+        return [win if s in state.winners else lose for s in range(n)]
+
+    def scores(self, state: Flip6State) -> list[float]:
+        return [float(s) for s in state.scores]
+
+    def winners(self, state: Flip6State) -> list[int]:
+        return list(state.winners)
+
+    def decision_name(self, state: Flip6State) -> str:
+        return "game_over" if state.over else DECISION_NAMES[state.decision]
+
+    # ---- action text ----------------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return describe_action(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    # ---- play ---------------------------------------------------------------------------------
+    def apply(self, state: Flip6State, action: int, seat: int | None = None) -> None:
+        seat = self.check_turn(state, seat)
+        action = int(action)
+        if action not in self.legal_actions(state):
+            raise self.illegal(state, action)
+        state.decisions += 1
+        decision = state.decision
+        state.decision = NO_DECISION
+        if decision == TURN:
+            state.next_turn = (seat + 1) % state.num_players
+            if action == STAY:  # F7
+                state.status[seat] = STAYED
+                self._bank(state, [seat])
+            else:  # F8
+                self._draw_for(state, seat, in_flip3=False)
+        else:
+            target = action - TARGET0
+            card = state.set_aside.pop()
+            state.table[target].append(card)
+            if decision == TARGET_FREEZE:  # F11
+                self._freeze(state, target)
+            else:  # F12
+                state.stack.append((TASK_FLIP3, target, 3))
+        self._advance(state)
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _start_round(self, state: Flip6State) -> None:
+        """F5: everyone back in the round; the deal starts left of the dealer."""
+        n = state.num_players
+        state.status = [IN_ROUND] * n
+        state.values = [0] * n
+        state.has_life = [False] * n
+        state.has_double = [False] * n
+        state.next_turn = (state.dealer + 1) % n
+        state.stack = [(TASK_DEAL, 0, 0)]
+
+    def _end_round(self, state: Flip6State) -> None:
+        """F15/F16: table to the discard pile, dealer passes left (F4), next round dealt."""
+        for cards in state.table:
+            state.discard_pile.extend(cards)
+            cards.clear()
+        state.stack.clear()
+        state.dealer = (state.dealer + 1) % state.num_players
+        state.round_index += 1
+        self._start_round(state)
+
+    def _advance(self, state: Flip6State) -> None:
+        """Run everything the rules decide until a player must choose or the game ends."""
+        n = state.num_players
+        while not state.over and state.decision == NO_DECISION:
+            if state.stack:
+                kind, a, b = state.stack.pop()
+                if kind == TASK_DEAL:
+                    if a < n:
+                        state.stack.append((TASK_DEAL, a + 1, 0))
+                        seat = (state.dealer + 1 + a) % n
+                        if state.status[seat] == IN_ROUND:  # F5: skip players out of the round
+                            self._draw_for(state, seat, in_flip3=False)
+                else:  # FLIP3 sequence of seat a with b cards left (F12)
+                    if state.status[a] == IN_ROUND:
+                        if b > 1:
+                            state.stack.append((TASK_FLIP3, a, b - 1))
+                        self._draw_for(state, a, in_flip3=True)
+                continue
+            if IN_ROUND in state.status:  # F6: next player still in the round
+                seat = state.next_turn
+                while state.status[seat] != IN_ROUND:
+                    seat = (seat + 1) % n
+                state.decision, state.decider = TURN, seat
+            else:
+                self._end_round(state)  # F15
+
+    def _draw(self, state: Flip6State) -> int | None:
+        """F16: reshuffle the discard pile (not the table) when the draw pile is empty."""
+        if not state.draw_pile:
+            if not state.discard_pile:
+                return None
+            pile = state.discard_pile
+            order = state.rng.permutation(len(pile))
+            state.draw_pile = [pile[i] for i in order]
+            state.discard_pile = []
+        return state.draw_pile.pop()
+
+    def _draw_for(self, state: Flip6State, seat: int, in_flip3: bool) -> None:
+        """Deal one card face up to ``seat`` and resolve it (F8, F10-F13)."""
+        card = self._draw(state)
+        if card is None:  # F16: both piles empty, the player who would draw must stay
+            state.status[seat] = STAYED
+            self._bank(state, [seat])
+            return
+        if card <= 6:
+            bit = 1 << card
+            if state.values[seat] & bit:  # F8 (C): duplicate value
+                if state.has_life[seat]:  # F10: discard both, stay in the round
+                    state.table[seat].remove(EXTRA_LIFE)
+                    state.has_life[seat] = False
+                    state.discard_pile.append(EXTRA_LIFE)
+                    state.discard_pile.append(card)
+                else:
+                    state.table[seat].append(card)
+                    state.status[seat] = BUSTED  # leaves the round with 0
+                return
+            state.table[seat].append(card)
+            state.values[seat] |= bit
+            if state.values[seat].bit_count() == 6:  # F8 (B) -> F9
+                self._flip6(state, seat)
+            return
+        if card == EXTRA_LIFE:  # F10: kept in front of the holder
+            state.table[seat].append(card)
+            state.has_life[seat] = True
+        elif card == DOUBLE:  # F13: kept by the player who draws it
+            state.table[seat].append(card)
+            state.has_double[seat] = True
+        elif card == FREEZE and in_flip3:  # F12: FREEZE inside FLIP3 freezes the drawer
+            state.table[seat].append(card)
+            self._freeze(state, seat)
+        else:  # F11/F12: the drawer chooses a target
+            state.set_aside.append(card)
+            state.decision = TARGET_FREEZE if card == FREEZE else TARGET_FLIP3
+            state.decider = seat
+
+    def _freeze(self, state: Flip6State, seat: int) -> None:
+        state.status[seat] = FROZEN
+        self._bank(state, [seat])
+
+    def _flip6(self, state: Flip6State, seat: int) -> None:
+        """F9: everyone still in the round banks at once; the round ends, pending draws vanish."""
+        banking = [s for s in range(state.num_players) if state.status[s] == IN_ROUND]
+        state.flip6_seat = seat
+        self._bank(state, banking, flip6_seat=seat)
+        if not state.over:
+            self._end_round(state)
+
+    def _bank(self, state: Flip6State, seats: list[int], flip6_seat: int = -1) -> None:
+        """Add round scores to the game totals; F17/F18 end the game at the target score."""
+        reached = []
+        for s in seats:
+            state.scores[s] += round_score(state, s, flip6=s == flip6_seat)
+            if state.status[s] == IN_ROUND:
+                state.status[s] = STAYED
+            if state.scores[s] >= state.target_score:
+                reached.append(s)
+        if reached:
+            best = max(state.scores[s] for s in reached)
+            state.winners = [s for s in reached if state.scores[s] == best]
+            state.over = True
+            state.decision = NO_DECISION
+            state.decider = -1
+            state.stack.clear()
+
+    # ---- serialisation ---------------------------------------------------------------------------
+    def to_dict(self, state: Flip6State) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "num_players": state.num_players,
+            "target_score": state.target_score,
+            "scores": list(state.scores),
+            "winners": list(state.winners),
+            "current_player": self.current_player(state),
+            "decision": DECISION_NAMES[state.decision],
+            "decider": state.decider,
+            "dealer": state.dealer,
+            "draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)],
+            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
+            "table": [[CARD_CODES[c] for c in cards] for cards in state.table],
+            "status": [STATUS_NAMES[s] for s in state.status],
+            "set_aside": [CARD_CODES[c] for c in state.set_aside],
+            "pending": [list(task) for task in state.stack],
+            "next_turn": state.next_turn,
+            "over": state.over,
+            "round_index": state.round_index,
+            "flip6_seat": state.flip6_seat,
+            "decisions": state.decisions,
+            "rng": copy.deepcopy(state.rng.bit_generator.state),
+        }
+
+    def from_dict(self, data: dict[str, Any]) -> Flip6State:
+        n = int(data["num_players"])
+        if n != self.num_players:
+            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
+        bit_gen_state = data["rng"]
+        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
+        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        table = [[parse_card(c) for c in cards] for cards in data["table"]]
+        status = [STATUS_NAMES.index(s) for s in data["status"]]
+        values = [0] * n
+        for s, cards in enumerate(table):
+            if status[s] != BUSTED:  # a busted player's duplicate is on the table too
+                for c in cards:
+                    if c <= 6:
+                        values[s] |= 1 << c
+        return Flip6State(
+            num_players=n,
+            target_score=int(data["target_score"]),
+            rng=rng,
+            scores=[int(s) for s in data["scores"]],
+            dealer=int(data["dealer"]),
+            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
+            discard_pile=[parse_card(c) for c in data["discard_pile"]],
+            table=table,
+            status=status,
+            values=values,
+            has_life=[EXTRA_LIFE in cards for cards in table],
+            has_double=[DOUBLE in cards for cards in table],
+            set_aside=[parse_card(c) for c in data["set_aside"]],
+            stack=[(int(k), int(a), int(b)) for k, a, b in data["pending"]],
+            decision=DECISION_NAMES.index(data["decision"]),
+            decider=int(data["decider"]),
+            next_turn=int(data["next_turn"]),
+            winners=[int(s) for s in data["winners"]],
+            over=bool(data["over"]),
+            round_index=int(data["round_index"]),
+            flip6_seat=int(data["flip6_seat"]),
+            decisions=int(data["decisions"]),
+        )
+
+    # ---- invariants ------------------------------------------------------------------------------
+    def card_zones(self, state: Flip6State) -> dict[str, list[str]]:
+        zones = {
+            "draw_pile": [CARD_CODES[c] for c in state.draw_pile],
+            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
+            "set_aside": [CARD_CODES[c] for c in state.set_aside],
+        }
+        for s, cards in enumerate(state.table):
+            zones[f"table_{s}"] = [CARD_CODES[c] for c in cards]
+        return zones
+
+    def deck_codes(self) -> list[str]:
+        return [CARD_CODES[c] for c in FULL_DECK]
+
+    def resample_hidden(self, state: Flip6State, seat: int, rng: np.random.Generator) -> Flip6State:
+        """F3: only the draw-pile order and the generator are hidden (all dealt cards are public)."""
+        clone = self.from_dict(self.to_dict(state))
+        clone.draw_pile = [clone.draw_pile[i] for i in rng.permutation(len(clone.draw_pile))]
+        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return clone
+
+
+def parse_card(code: Any) -> int:
+    card = CODE_TO_CARD.get(str(code).strip().upper())
+    if card is None:
+        raise ConfigError(f"unknown flip6 card code {code!r}; known codes: {CARD_CODES}")
+    return card
+
+
+def describe_action(action: int) -> str:
+    """Action texts of the rules file: ``stay``, ``hit``, ``target N`` (absolute seat)."""
+    action = int(action)
+    if action == STAY:
+        return "stay"
+    if action == HIT:
+        return "hit"
+    if TARGET0 <= action < NUM_ACTIONS:
+        return f"target {action - TARGET0}"
+    raise IllegalActionError(f"flip6 has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().lower().split()
+    if words == ["stay"]:
+        return STAY
+    if words == ["hit"]:
+        return HIT
+    if len(words) == 2 and words[0] == "target" and words[1].isdigit():
+        seat = int(words[1])
+        if seat < MAX_PLAYERS:
+            return TARGET0 + seat
+    raise IllegalActionError(
+        f"cannot parse flip6 action {text!r}; expected 'stay', 'hit' or 'target N' "
+        f"with N a seat in 0..{MAX_PLAYERS - 1}"
+    )
