@@ -1,0 +1,53 @@
+"""The agent protocol: what every player of the suite (scripted, random, network) implements.
+
+An agent sees exactly what its seat may see: the encoded observation, the action mask and the
+seat's ``view`` (the same information as plain data, which scripted agents find easier to read).
+It owns its random generator, seeded by ``reset(seed)`` so tournaments are reproducible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class Agent:
+    """Base class. Subclasses implement :meth:`act`; ``name`` labels leaderboards."""
+
+    name: str = "agent"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Called before each game; re-seeds the agent's own generator."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+        raise NotImplementedError
+
+    def act_batch(
+        self,
+        observations: np.ndarray,
+        action_masks: np.ndarray,
+        views: list[dict[str, Any]],
+    ) -> np.ndarray:
+        """Many decisions at once (network agents override this with one forward pass)."""
+        return np.array(
+            [self.act(o, m, v) for o, m, v in zip(observations, action_masks, views, strict=True)],
+            dtype=np.int64,
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+class RandomAgent(Agent):
+    """Uniform over the legal actions: the zero anchor of every leaderboard."""
+
+    name = "random"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])

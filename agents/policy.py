@@ -1,0 +1,121 @@
+"""Network agents: a MaskablePPO checkpoint played with a numpy forward pass.
+
+Loading goes through stable-baselines3 once; the actor's weights are then copied into numpy
+arrays so that acting needs no torch call (a tiny MLP in numpy is several times faster than a
+torch forward of batch size 1, and it makes opponents cheap inside the self-play env).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from envs.core.engine import ConfigError
+
+_ACTIVATIONS = {
+    "Tanh": np.tanh,
+    "ReLU": lambda x: np.maximum(x, 0.0),
+    "Identity": lambda x: x,
+}
+
+
+class NumpyActor:
+    """The actor half of an SB3 actor-critic MLP policy, as numpy matrices."""
+
+    def __init__(self, policy: Any) -> None:
+        import torch.nn as nn
+
+        layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
+        modules = list(policy.mlp_extractor.policy_net)
+        i = 0
+        while i < len(modules):
+            module = modules[i]
+            if not isinstance(module, nn.Linear):
+                raise ConfigError(f"unsupported policy layer {module!r}")
+            act = _ACTIVATIONS["Identity"]
+            if i + 1 < len(modules) and not isinstance(modules[i + 1], nn.Linear):
+                name = type(modules[i + 1]).__name__
+                if name not in _ACTIVATIONS:
+                    raise ConfigError(f"unsupported activation {name}")
+                act = _ACTIVATIONS[name]
+                i += 1
+            layers.append(
+                (
+                    module.weight.detach().cpu().numpy().T.astype(np.float32),
+                    module.bias.detach().cpu().numpy().astype(np.float32),
+                    act,
+                )
+            )
+            i += 1
+        head = policy.action_net
+        layers.append(
+            (
+                head.weight.detach().cpu().numpy().T.astype(np.float32),
+                head.bias.detach().cpu().numpy().astype(np.float32),
+                _ACTIVATIONS["Identity"],
+            )
+        )
+        self.layers = layers
+        self.obs_size = layers[0][0].shape[0]
+        self.num_actions = layers[-1][0].shape[1]
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = obs
+        for w, b, act in self.layers:
+            x = act(x @ w + b)
+        return x
+
+    def masked_logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.where(mask.astype(bool), self.logits(obs), -np.inf)
+
+
+def load_actor(path: str | Path) -> NumpyActor:
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"checkpoint {str(path)!r} does not exist")
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(path), device="cpu")
+    return NumpyActor(model.policy)
+
+
+class PolicyAgent(Agent):
+    """Plays a trained policy: greedy over the legal actions by default, or sampled."""
+
+    def __init__(
+        self,
+        actor: NumpyActor,
+        name: str = "policy",
+        deterministic: bool = True,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.actor = actor
+        self.name = name
+        self.deterministic = deterministic
+
+    @classmethod
+    def from_checkpoint(cls, path: str | Path, **kwargs: Any) -> PolicyAgent:
+        kwargs.setdefault("name", Path(path).stem)
+        return cls(load_actor(path), **kwargs)
+
+    def _choose(self, logits: np.ndarray) -> np.ndarray:
+        if self.deterministic:
+            return np.argmax(logits, axis=-1)
+        z = logits - logits.max(axis=-1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=-1, keepdims=True)
+        u = self.rng.random((p.shape[0], 1))
+        return (p.cumsum(axis=-1) < u).sum(axis=-1).clip(max=p.shape[1] - 1)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+        logits = self.actor.masked_logits(observation[None, :], action_mask[None, :])
+        return int(self._choose(logits)[0])
+
+    def act_batch(
+        self, observations: np.ndarray, action_masks: np.ndarray, views: list[dict[str, Any]]
+    ) -> np.ndarray:
+        return self._choose(self.actor.masked_logits(observations, action_masks)).astype(np.int64)

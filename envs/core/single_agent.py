@@ -1,0 +1,162 @@
+"""Single-agent gymnasium view of any game, for stable-baselines3 (MaskablePPO) self-play.
+
+One learner seat per episode (random by default); every other seat is played inside ``step()`` by
+an opponent drawn from an ``opponents`` callable, so SB3 only ever sees the learner's decisions.
+The learner's reward is 0 until the game ends, then its own terminal payoff (``returns[seat]``).
+``action_masks()`` is a method of the env, so ``SubprocVecEnv``/``DummyVecEnv`` and sb3-contrib's
+``get_action_masks`` find it. Cooperative games may set ``shared_policy=True``: the learner then
+acts for every seat (one shared policy), with the shared reward at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import gymnasium as gym
+import numpy as np
+
+from envs.core.registry import get_spec
+
+
+class SeatAgent(Protocol):
+    name: str
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]
+    ) -> int: ...
+
+
+#: given the env's generator and the number of opponent seats, the agents for those seats
+OpponentSampler = Callable[[np.random.Generator, int], Sequence[SeatAgent]]
+
+
+class _RandomSeat:
+    """Uniform over legal actions; the default opponent when none is given."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+def _random_opponents(rng: np.random.Generator, k: int) -> list[SeatAgent]:
+    return [_RandomSeat() for _ in range(k)]
+
+
+class SelfPlayEnv(gym.Env):
+    """The learner's view of a game whose other seats are played by sampled opponents."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: str,
+        env_options: dict[str, Any] | None = None,
+        opponents: OpponentSampler | None = None,
+        learner_seat: int | None = None,
+        shared_policy: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.spec_game = get_spec(game)
+        self.game_name = game
+        self.engine = self.spec_game.make_engine(**(env_options or {}))
+        self.num_players = self.engine.num_players
+        if learner_seat is not None and not 0 <= learner_seat < self.num_players:
+            raise ValueError(f"learner_seat must be in [0, {self.num_players - 1}]")
+        self.opponents = opponents or _random_opponents
+        self.fixed_seat = learner_seat
+        self.shared_policy = shared_policy
+        self.observation_space = gym.spaces.Box(
+            self.spec_game.obs_low, self.spec_game.obs_high, (self.spec_game.obs_size,), np.float32
+        )
+        self.action_space = gym.spaces.Discrete(self.engine.num_actions)
+        self._rng = np.random.default_rng(seed)
+        self._mask = np.zeros(self.engine.num_actions, dtype=np.int8)
+        self.state: Any = None
+        self.seat = 0
+        self.seat_agents: list[SeatAgent | None] = []
+        self.opponent_decisions = 0
+
+    # ---- gymnasium API ------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        while True:
+            game_rng = np.random.default_rng(int(self._rng.integers(2**63)))
+            self.state = self.engine.new_game(game_rng, options)
+            self.seat = (
+                self.fixed_seat
+                if self.fixed_seat is not None
+                else int(self._rng.integers(self.num_players))
+            )
+            self.seat_agents = [None] * self.num_players
+            if not self.shared_policy:
+                others = [s for s in range(self.num_players) if s != self.seat]
+                for s, agent in zip(others, self.opponents(self._rng, len(others)), strict=True):
+                    agent.reset(int(self._rng.integers(2**31)))
+                    self.seat_agents[s] = agent
+            self._play_opponents()
+            if not self.engine.is_over(self.state):
+                break  # a game that ends before the learner decides teaches nothing
+        return self._observe(), {"seat": self.seat}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self.engine.apply(self.state, int(action), self.engine.current_player(self.state))
+        self._play_opponents()
+        over = self.engine.is_over(self.state)
+        reward = 0.0
+        info: dict[str, Any] = {"seat": self.seat}
+        if over:
+            returns = self.engine.returns(self.state)
+            reward = float(returns[self.seat])
+            winners = self.engine.winners(self.state)
+            info["win"] = (1.0 / len(winners)) if self.seat in winners else 0.0
+            info["scores"] = self.engine.scores(self.state)
+            info["opponents"] = [a.name if a else "learner" for a in self.seat_agents]
+        return self._observe(), reward, over, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner's pending decision (all False once the game is over)."""
+        mask = np.zeros(self.engine.num_actions, dtype=bool)
+        if not self.engine.is_over(self.state):
+            mask[self.engine.legal_actions(self.state)] = True
+        return mask
+
+    def render(self) -> str:
+        return self.spec_game.render(self.state, self.seat)
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _observe(self) -> np.ndarray:
+        seat = self.engine.current_player(self.state)
+        return self.spec_game.encode(self.state, self.seat if seat is None else seat)
+
+    def _play_opponents(self) -> None:
+        """Let every non-learner seat act until the learner must decide or the game ends."""
+        engine, state, spec = self.engine, self.state, self.spec_game
+        mask = self._mask
+        while not engine.is_over(state):
+            seat = engine.current_player(state)
+            agent = self.seat_agents[seat]
+            if agent is None:  # the learner's seat (or any seat with a shared policy)
+                if self.shared_policy:
+                    self.seat = seat
+                return
+            mask[:] = 0
+            mask[engine.legal_actions(state)] = 1
+            action = agent.act(spec.encode(state, seat), mask, spec.view(state, seat))
+            engine.apply(state, int(action), seat)
+            self.opponent_decisions += 1
