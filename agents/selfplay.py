@@ -27,6 +27,7 @@ DEFAULTS: dict[str, Any] = {
     "seed": 0,
     "total_timesteps": 200_000,
     "n_envs": 8,
+    "reward_shaping": 0.0,
     "output_dir": "runs/flip6",
     "ppo": {
         "learning_rate": 3e-4,
@@ -168,7 +169,13 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, snapshot_dir: Path):
             opp["past"],
             opp["max_snapshots"],
         )
-        return SelfPlayEnv(cfg["game"], cfg["env"], opponents=pool, seed=cfg["seed"] * 1000 + rank)
+        return SelfPlayEnv(
+            cfg["game"],
+            cfg["env"],
+            opponents=pool,
+            seed=cfg["seed"] * 1000 + rank,
+            shaping=cfg["reward_shaping"],
+        )
 
     return thunk
 
@@ -288,12 +295,11 @@ def train(cfg: dict[str, Any], progress_bar: bool = True) -> Path:
             history.append(res)
             self.logger.record(f"eval/win_rate_vs_{against}", res["win_rate"])
             self.logger.record(f"eval/mean_score_vs_{against}", res["mean_score"])
-            if progress_bar:
-                print(
-                    f"\n[eval @ {t}] win rate vs {against}: {res['win_rate']:.3f} "
-                    f"[{res['ci_low']:.3f}, {res['ci_high']:.3f}]",
-                    flush=True,
-                )
+            print(
+                f"\n[eval @ {t}] win rate vs {against}: {res['win_rate']:.3f} "
+                f"[{res['ci_low']:.3f}, {res['ci_high']:.3f}]",
+                flush=True,
+            )
 
     start = time.perf_counter()
     model.learn(

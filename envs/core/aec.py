@@ -98,6 +98,8 @@ class CardGameEnv(AECEnv):
         self.state_obj: Any = None
         self._reset_rng: np.random.Generator | None = None
         self.agents = []
+        # set so that last() before reset() reaches observe() and its CardArenaError
+        self.agent_selection = self.possible_agents[0]
 
     # ---- PettingZoo API ----------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -135,6 +137,7 @@ class CardGameEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._returns = self.game.returns(self.state_obj)
         if self.game.is_over(self.state_obj):
             self._finish()
             self.agent_selection = self.agents[0]
@@ -142,9 +145,7 @@ class CardGameEnv(AECEnv):
             self.agent_selection = self.possible_agents[self.game.current_player(self.state_obj)]
 
     def _finish(self) -> None:
-        returns = self.game.returns(self.state_obj)
         for agent in self.agents:
-            self.rewards[agent] = float(returns[self._seat_of[agent]])
             self.terminations[agent] = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -179,7 +180,11 @@ class CardGameEnv(AECEnv):
                     f"{self.spec.name}: {agent} must act (decision "
                     f"'{self.game.decision_name(self.state_obj)}'); got None."
                 )
-            if not isinstance(action, int | np.integer) or not 0 <= action < self._num_actions:
+            if (
+                isinstance(action, bool | np.bool_)
+                or not isinstance(action, int | np.integer)
+                or not 0 <= action < self._num_actions
+            ):
                 raise CardArenaError(
                     f"{self.spec.name}: action {action!r} is outside the action space "
                     f"Discrete({self._num_actions}); use an int from the action_mask."
@@ -187,11 +192,14 @@ class CardGameEnv(AECEnv):
         seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(self.state_obj, int(action), seat)
+        before, after = self._returns, self.game.returns(self.state_obj)
+        self._returns = after
+        for a in self.agents:
+            i = self._seat_of[a]
+            self.rewards[a] = float(after[i] - before[i])
         if self.game.is_over(self.state_obj):
             self._finish()
         else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
             self.agent_selection = self.possible_agents[self.game.current_player(self.state_obj)]
         self._accumulate_rewards()
         if self.render_mode == "human":

@@ -88,7 +88,12 @@ class GameEngine(ABC, Generic[S]):
 
     @abstractmethod
     def returns(self, state: S) -> list[float]:
-        """Payoff of every seat: zeros while the game runs, the final payoff once it is over."""
+        """Return of every seat accumulated so far (the final payoff once the game is over).
+
+        Environments reward each step with the change of this list, so a game with only a
+        terminal payoff returns zeros until the end, and a game with running rewards (thegame:
+        +1/98 per card placed) returns the running total.
+        """
 
     @abstractmethod
     def scores(self, state: S) -> list[float]:
@@ -104,6 +109,15 @@ class GameEngine(ABC, Generic[S]):
 
     @abstractmethod
     def parse_action(self, text: str) -> int: ...
+
+    def potential(self, state: S, seat: int) -> float:
+        """A measure of how well ``seat`` stands, for potential-based reward shaping in training.
+
+        Shaping with ``coef * (potential(after) - potential(before))`` adds up over a game to
+        ``coef * (potential(end) - potential(start))`` and leaves the optimal policy unchanged
+        (Ng et al., 1999); it only gives the learner a denser signal. Default: no shaping.
+        """
+        return 0.0
 
     def decision_name(self, state: S) -> str:
         """A short name of the pending decision, used in error messages and renders."""

@@ -49,6 +49,38 @@ class _RandomSeat:
         return int(legal[self.rng.integers(len(legal))])
 
 
+class LegalDiscrete(gym.spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws a legal action of the env.
+
+    Code that explores with ``action_space.sample()`` (SB3's ``check_env``, quick scripts) then
+    plays legal moves instead of tripping the engine's illegal-action error. The link to the env
+    is dropped when the space is pickled (SubprocVecEnv sends spaces to the main process).
+    """
+
+    def __init__(self, n: int, env: SelfPlayEnv) -> None:
+        super().__init__(n)
+        self._env: SelfPlayEnv | None = env
+
+    def sample(
+        self, mask: np.ndarray | None = None, probability: np.ndarray | None = None
+    ) -> np.int64:
+        if (
+            mask is None
+            and probability is None
+            and self._env is not None
+            and self._env.state is not None
+        ):
+            legal = self._env.action_masks()
+            if legal.any():
+                mask = legal.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_env"] = None
+        return state
+
+
 def _random_opponents(rng: np.random.Generator, k: int) -> list[SeatAgent]:
     return [_RandomSeat() for _ in range(k)]
 
@@ -66,6 +98,7 @@ class SelfPlayEnv(gym.Env):
         learner_seat: int | None = None,
         shared_policy: bool = False,
         seed: int | None = None,
+        shaping: float = 0.0,
     ) -> None:
         super().__init__()
         self.spec_game = get_spec(game)
@@ -77,10 +110,11 @@ class SelfPlayEnv(gym.Env):
         self.opponents = opponents or _random_opponents
         self.fixed_seat = learner_seat
         self.shared_policy = shared_policy
+        self.shaping = float(shaping)
         self.observation_space = gym.spaces.Box(
             self.spec_game.obs_low, self.spec_game.obs_high, (self.spec_game.obs_size,), np.float32
         )
-        self.action_space = gym.spaces.Discrete(self.engine.num_actions)
+        self.action_space = LegalDiscrete(self.engine.num_actions, self)
         self._rng = np.random.default_rng(seed)
         self._mask = np.zeros(self.engine.num_actions, dtype=np.int8)
         self.state: Any = None
@@ -112,17 +146,29 @@ class SelfPlayEnv(gym.Env):
             self._play_opponents()
             if not self.engine.is_over(self.state):
                 break  # a game that ends before the learner decides teaches nothing
+        self._last_return = self.engine.returns(self.state)[self.seat]
+        self._last_potential = self.engine.potential(self.state, self.seat)
         return self._observe(), {"seat": self.seat}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        seat = self.seat
         self.engine.apply(self.state, int(action), self.engine.current_player(self.state))
         self._play_opponents()
         over = self.engine.is_over(self.state)
-        reward = 0.0
+        returns = self.engine.returns(self.state)
+        # everything that changed the learner's return since its last decision, opponents' moves
+        # included (the terminal payoff for competitive games)
+        reward = float(returns[seat] - self._last_return)
+        self._last_return = returns[self.seat]
+        if self.shaping:
+            # potential-based shaping: telescopes over the game, optimal policy unchanged
+            # (the potential of a finished game is 0, so the shaping adds up to -potential(start)
+            # whatever happens: the objective is exactly the game's payoff)
+            potential = 0.0 if over else self.engine.potential(self.state, seat)
+            reward += self.shaping * (potential - self._last_potential)
+            self._last_potential = 0.0 if over else self.engine.potential(self.state, self.seat)
         info: dict[str, Any] = {"seat": self.seat}
         if over:
-            returns = self.engine.returns(self.state)
-            reward = float(returns[self.seat])
             winners = self.engine.winners(self.state)
             info["win"] = (1.0 / len(winners)) if self.seat in winners else 0.0
             info["scores"] = self.engine.scores(self.state)

@@ -190,6 +190,11 @@ class Flip6Game(GameEngine[Flip6State]):
     def winners(self, state: Flip6State) -> list[int]:
         return list(state.winners)
 
+    def potential(self, state: Flip6State, seat: int) -> float:
+        """Lead over the best other seat in banked points, as a fraction of the target score."""
+        best_other = max(s for i, s in enumerate(state.scores) if i != seat)
+        return (state.scores[seat] - best_other) / state.target_score
+
     def decision_name(self, state: Flip6State) -> str:
         return "game_over" if state.over else DECISION_NAMES[state.decision]
 

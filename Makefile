@@ -1,0 +1,35 @@
+# Set-up and the main jobs. Everything installs into .venv from the project's own files.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# pytest workers: 2 cores on the reference machine
+WORKERS ?= 2
+
+.PHONY: setup demo test lint bench clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	# torch first, pinned to the CPU wheel (a plain "torch" would pull a multi-GB CUDA build)
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@
+
+# Train a small flip6 agent by self-play (a few minutes) and rank it against the baselines.
+demo: setup
+	$(BIN)/python train.py --config configs/flip6_demo.yaml
+	$(BIN)/python evaluate.py --game flip6 --num-players 4 --deals 300 \
+		--agents runs/flip6_demo/final.zip zoo:flip6 ev threshold random --out results/demo.json
+
+test: setup
+	$(BIN)/python -m pytest -q -n $(WORKERS) --durations=15
+
+lint: setup
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+bench: setup
+	$(BIN)/python bench/throughput.py
+
+clean:
+	rm -rf runs results .pytest_cache .ruff_cache

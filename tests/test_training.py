@@ -1,0 +1,132 @@
+"""Self-play adapter and trainer: rewards, seats, masks, and a tiny end-to-end run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.selfplay import load_config, train
+from envs.core.engine import ConfigError
+from envs.core.single_agent import SelfPlayEnv
+
+
+class CountingAgent:
+    """Random opponent that counts its own decisions."""
+
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, seed=None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation, action_mask, view) -> int:
+        self.calls += 1
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(len(legal))])
+
+
+def _play(env: SelfPlayEnv, rng: np.random.Generator):
+    obs, info = env.reset()
+    rewards, learner_steps = [], 0
+    done = False
+    while not done:
+        assert env.engine.current_player(env.state) == env.seat  # only the learner's decisions
+        mask = env.action_masks()
+        assert mask.any()
+        obs, r, done, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        rewards.append(r)
+        learner_steps += 1
+    return rewards, learner_steps, info
+
+
+def test_learner_gets_its_own_terminal_payoff_win_and_loss():
+    opponents: list[CountingAgent] = []
+
+    def sampler(rng, k):
+        new = [CountingAgent() for _ in range(k)]
+        opponents.extend(new)
+        return new
+
+    env = SelfPlayEnv("flip6", {"num_players": 4}, opponents=sampler, seed=1)
+    rng = np.random.default_rng(0)
+    outcomes = set()
+    seats = set()
+    for _ in range(150):
+        opponents.clear()
+        rewards, steps, info = _play(env, rng)
+        assert all(r == 0 for r in rewards[:-1])
+        returns = env.engine.returns(env.state)
+        assert rewards[-1] == pytest.approx(returns[env.seat])
+        outcomes.add("win" if info["win"] > 0 else "loss")
+        seats.add(env.seat)
+        # every decision of the game is either a learner step or an opponent decision
+        assert steps + sum(o.calls for o in opponents) == env.state.decisions
+    assert outcomes == {"win", "loss"}
+    assert seats == {0, 1, 2, 3}  # random learner seat
+
+
+def test_fixed_seat_and_masks_after_the_end():
+    env = SelfPlayEnv("flip6", {"num_players": 3}, learner_seat=2, seed=0)
+    rewards, _, _ = _play(env, np.random.default_rng(1))
+    assert env.seat == 2
+    assert not env.action_masks().any()
+    with pytest.raises(ValueError):
+        SelfPlayEnv("flip6", {"num_players": 3}, learner_seat=3)
+
+
+def test_sb3_check_env_and_maskable_vec_env():
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_checker import check_env
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    check_env(SelfPlayEnv("flip6", {"num_players": 4}, seed=0))
+    vec = DummyVecEnv(
+        [lambda i=i: SelfPlayEnv("flip6", {"num_players": 4}, seed=i) for i in range(2)]
+    )
+    vec.reset()
+    masks = get_action_masks(vec)
+    assert masks.shape == (2, 8) and masks.any(axis=1).all()
+
+
+def test_config_errors_are_clear(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("game: flip6\nppo:\n  learning_rat: 0.1\n")
+    with pytest.raises(ConfigError, match="ppo.learning_rat"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "missing.yaml")
+
+
+def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
+    cfg = load_config(
+        "configs/flip6.yaml",
+        {
+            "total_timesteps": 2048,
+            "n_envs": 2,
+            "output_dir": str(tmp_path / "run"),
+            "ppo": {**load_config("configs/flip6.yaml")["ppo"], "n_steps": 512, "batch_size": 256},
+            "opponents": {**load_config("configs/flip6.yaml")["opponents"], "snapshot_every": 1024},
+            "eval": {"every": 1024, "deals": 5, "against": "ev", "final_deals": 5},
+            "checkpoint_every": 1024,
+        },
+    )
+    run = train(cfg, progress_bar=False)
+    assert (run / "final.zip").exists()
+    assert list((run / "snapshots").glob("*.zip"))
+    assert list((run / "checkpoints").glob("*.zip"))
+    assert list((run / "tb").iterdir())
+    assert (run / "learning_curve.png").exists()
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] >= 2048
+    assert 0.0 <= summary["final_eval"]["win_rate"] <= 1.0
+    agent = make_agent("flip6", str(run / "final.zip"))
+    mask = np.array([1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int8)
+    from envs.flip6.encoding import OBS_SIZE
+
+    assert agent.act(np.zeros(OBS_SIZE, np.float32), mask, {}) in (0, 1)
