@@ -158,6 +158,7 @@ class OpponentPool:
 
 def _make_env_fn(cfg: dict[str, Any], rank: int, snapshot_dir: Path):
     def thunk():
+        from envs.core.registry import get_spec
         from envs.core.single_agent import SelfPlayEnv
 
         opp = cfg["opponents"]
@@ -169,10 +170,12 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, snapshot_dir: Path):
             opp["past"],
             opp["max_snapshots"],
         )
+        cooperative = get_spec(cfg["game"]).cooperative
         return SelfPlayEnv(
             cfg["game"],
             cfg["env"],
-            opponents=pool,
+            opponents=None if cooperative else pool,
+            shared_policy=cooperative,  # cooperative games: one policy plays every seat
             seed=cfg["seed"] * 1000 + rank,
             shaping=cfg["reward_shaping"],
         )
@@ -193,9 +196,23 @@ def evaluate_actor(
     from agents.tournament import play_game, summarise
     from envs.core.registry import get_spec
 
-    n = get_spec(game).make_engine(**env_options).num_players
+    spec = get_spec(game)
+    n = spec.make_engine(**env_options).num_players
     records = []
     me = PolicyAgent(actor, name="learner")
+    if spec.cooperative:  # the learner plays every seat; the team result is what counts
+        from agents.tournament import summarise_coop
+
+        for d in range(deals):
+            seats = [PolicyAgent(actor, name="learner") for _ in range(n)]
+            records.append(play_game(game, env_options, seats, first_seed + d, agent_seed=d))
+        team = summarise_coop(records)[0]
+        return {
+            "win_rate": team.win_rate,
+            "ci_low": team.win_ci[0],
+            "ci_high": team.win_ci[1],
+            "mean_score": team.mean_score,
+        }
     others = [make_agent(game, against) for _ in range(n - 1)]
     for d in range(deals):
         for seat in range(n):
@@ -327,18 +344,19 @@ def train(cfg: dict[str, Any], progress_bar: bool = True) -> Path:
     }
     (run_dir / "eval_history.json").write_text(json.dumps(history, indent=1))
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
-    plot_learning_curve(
-        history,
-        run_dir / "learning_curve.png",
-        against,
-        get_spec(game).make_engine(**cfg["env"]).num_players,
+    spec = get_spec(game)
+    par = None if spec.cooperative else 1 / spec.make_engine(**cfg["env"]).num_players
+    label = (
+        "team win rate (learner in every seat)" if spec.cooperative else f"win rate vs {against}"
     )
+    plot_learning_curve(history, run_dir / "learning_curve.png", label, par)
     return run_dir
 
 
 def plot_learning_curve(
-    history: Sequence[dict[str, float]], path: Path, against: str, num_players: int
+    history: Sequence[dict[str, float]], path: Path, label: str, par: float | None
 ) -> None:
+    """Greedy evaluation win rate over training, with its 95% band and the par line."""
     if not history:
         return
     import matplotlib
@@ -348,9 +366,10 @@ def plot_learning_curve(
 
     t = [h["timesteps"] for h in history]
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(t, [h["win_rate"] for h in history], marker="o", label=f"win rate vs {against}")
+    ax.plot(t, [h["win_rate"] for h in history], marker="o", label=label)
     ax.fill_between(t, [h["ci_low"] for h in history], [h["ci_high"] for h in history], alpha=0.2)
-    ax.axhline(1 / num_players, color="grey", ls="--", label=f"par (1/{num_players})")
+    if par is not None:
+        ax.axhline(par, color="grey", ls="--", label=f"par ({par:.3g})")
     ax.set_xlabel("learner timesteps")
     ax.set_ylabel("win rate")
     ax.legend()

@@ -53,18 +53,25 @@ class TournamentResult:
     num_deals: int
     records: list[GameRecord] = field(default_factory=list)
     seconds: float = 0.0
+    cooperative: bool = False
+    tables_per_deal: int = 0
 
     def summaries(self) -> list[AgentSummary]:
         return summarise(self.records, self.agents)
 
+    def team_summaries(self) -> list[TeamSummary]:
+        return summarise_coop(self.records)
+
     def to_json(self) -> dict[str, Any]:
+        board = self.team_summaries() if self.cooperative else self.summaries()
         return {
             "game": self.game,
             "options": self.options,
             "agents": self.agents,
+            "cooperative": self.cooperative,
             "num_deals": self.num_deals,
             "seconds": self.seconds,
-            "leaderboard": [asdict(s) for s in self.summaries()],
+            "leaderboard": [asdict(s) for s in board],
             "games": [asdict(r) for r in self.records],
         }
 
@@ -112,12 +119,15 @@ def play_game(
     )
 
 
-def _mean_ci(values: np.ndarray) -> tuple[float, tuple[float, float]]:
+def _mean_ci(
+    values: np.ndarray, low: float = -math.inf, high: float = math.inf
+) -> tuple[float, tuple[float, float]]:
+    """Mean and normal 95% interval over independent samples, clipped to [low, high]."""
     mean = float(values.mean())
     if len(values) < 2:
         return mean, (mean, mean)
     half = Z95 * float(values.std(ddof=1)) / math.sqrt(len(values))
-    return mean, (mean - half, mean + half)
+    return mean, (max(mean - half, low), min(mean + half, high))
 
 
 def summarise(records: Sequence[GameRecord], agents: Sequence[str]) -> list[AgentSummary]:
@@ -139,7 +149,7 @@ def summarise(records: Sequence[GameRecord], agents: Sequence[str]) -> list[Agen
             continue
         wins = np.array([np.mean(v) for v in per_seed_win.values()])
         scores = np.array([np.mean(v) for v in per_seed_score.values()])
-        win_rate, win_ci = _mean_ci(wins)
+        win_rate, win_ci = _mean_ci(wins, 0.0, 1.0)
         mean_score, score_ci = _mean_ci(scores)
         out.append(
             AgentSummary(
@@ -208,10 +218,18 @@ def run_tournament(
     options = dict(options or {})
     spec = get_spec(game)
     num_players = spec.make_engine(**options).num_players
-    tables = lineups(list(agents), num_players)
+    if spec.cooperative:
+        tables = coop_tables(list(dict.fromkeys(agents)), num_players, cross_play=True)
+    else:
+        tables = lineups(list(agents), num_players)
     jobs = [(first_seed + d, tables) for d in range(num_deals)]
     result = TournamentResult(
-        game=game, options=options, agents=list(dict.fromkeys(agents)), num_deals=num_deals
+        game=game,
+        options=options,
+        agents=list(dict.fromkeys(agents)),
+        num_deals=num_deals,
+        cooperative=spec.cooperative,
+        tables_per_deal=len(tables),
     )
     start = time.perf_counter()
     bar = None
@@ -241,17 +259,29 @@ def run_tournament(
     return result
 
 
-def leaderboard_text(result: TournamentResult) -> str:
-    """The leaderboard as a rich table rendered to text."""
+def _render(table: Any) -> str:
     from rich.console import Console
+
+    console = Console(width=140, record=True, force_terminal=False)
+    with console.capture() as cap:
+        console.print(table)
+    return cap.get()
+
+
+def leaderboard_text(result: TournamentResult) -> str:
+    """The leaderboard (or, for a cooperative game, the team table and cross-play matrix)."""
     from rich.table import Table
 
-    table = Table(
-        title=f"{result.game} {result.options or ''}: {len(result.records)} games, "
-        f"{result.num_deals} deck seeds x {len(lineups(result.agents, len(result.records[0].lineup)))} rotations"
+    opts = " ".join(f"{k}={v}" for k, v in result.options.items())
+    title = (
+        f"{result.game} {opts}: {len(result.records)} games "
+        f"({result.num_deals} deck seeds x {result.tables_per_deal} tables)"
     )
+    if result.cooperative:
+        return coop_text(result, title)
+    table = Table(title=title)
     for col in ("rank", "agent", "games", "win rate", "95% CI", "mean score", "95% CI "):
-        table.add_column(col, justify="right" if col != "agent" else "left")
+        table.add_column(col, justify="left" if col == "agent" else "right")
     for i, s in enumerate(result.summaries(), 1):
         table.add_row(
             str(i),
@@ -262,13 +292,101 @@ def leaderboard_text(result: TournamentResult) -> str:
             f"{s.mean_score:.2f}",
             f"[{s.score_ci[0]:.2f}, {s.score_ci[1]:.2f}]",
         )
-    console = Console(width=120, record=True, force_terminal=False)
-    with console.capture() as cap:
-        console.print(table)
-    return cap.get()
+    return _render(table)
+
+
+def coop_text(result: TournamentResult, title: str) -> str:
+    from rich.table import Table
+
+    teams = result.team_summaries()
+    table = Table(title=title)
+    for col in ("team", "games", "win rate", "95% CI", "< 10 left", "mean left", "95% CI "):
+        table.add_column(col, justify="left" if col == "team" else "right")
+    for s in teams:
+        table.add_row(
+            s.team,
+            str(s.games),
+            f"{s.win_rate:.3f}",
+            f"[{s.win_ci[0]:.3f}, {s.win_ci[1]:.3f}]",
+            f"{s.good_share:.3f}",
+            f"{s.mean_score:.2f}",
+            f"[{s.score_ci[0]:.2f}, {s.score_ci[1]:.2f}]",
+        )
+    out = _render(table)
+    by_team = {s.team: s for s in teams}
+    if len(result.agents) > 1 and any("+" in t for t in by_team):
+        matrix = Table(title="cross-play: win rate (mean cards left) of row and column as partners")
+        matrix.add_column("")
+        for b in result.agents:
+            matrix.add_column(b, justify="right")
+        for a in result.agents:
+            cells = []
+            for b in result.agents:
+                s = by_team.get(a if a == b else f"{a}+{b}") or by_team.get(f"{b}+{a}")
+                cells.append(f"{s.win_rate:.3f} ({s.mean_score:.1f})" if s else "-")
+            matrix.add_row(a, *cells)
+        out += _render(matrix)
+    return out
 
 
 def save_result(result: TournamentResult, path: str | Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result.to_json(), indent=1))
+
+
+# ---- cooperative games -------------------------------------------------------------------------
+@dataclass
+class TeamSummary:
+    team: str  # agent names around the table, e.g. "planner" or "zoo:thegame+greedy"
+    games: int
+    win_rate: float
+    win_ci: tuple[float, float]
+    good_share: float  # share of games with a team score below the game's "good" mark
+    mean_score: float
+    score_ci: tuple[float, float]
+
+
+def coop_tables(agents: Sequence[str], num_players: int, cross_play: bool) -> list[list[str]]:
+    """Tables for a cooperative game: each agent as a whole team, and (cross-play) every pair of
+    agents as partners, each agent taking each seat."""
+    tables = [[a] * num_players for a in agents]
+    if cross_play and num_players > 1:
+        for i, a in enumerate(agents):
+            for b in agents[i + 1 :]:
+                tables.extend(lineups([a, b], num_players))
+    return tables
+
+
+def team_name(table: Sequence[str]) -> str:
+    names = list(dict.fromkeys(table))
+    return "+".join(names)
+
+
+def summarise_coop(records: Sequence[GameRecord], good_below: float = 10) -> list[TeamSummary]:
+    """Cooperative table per team: win rate, share of good results, mean team score (cards left)."""
+    by_team: dict[str, list[GameRecord]] = {}
+    for r in records:
+        by_team.setdefault(team_name(r.lineup), []).append(r)
+    out = []
+    for team, recs in by_team.items():
+        seeds: dict[int, list[tuple[float, float]]] = {}
+        for r in recs:
+            seeds.setdefault(r.deal_seed, []).append((1.0 if r.winners else 0.0, r.scores[0]))
+        wins = np.array([np.mean([w for w, _ in v]) for v in seeds.values()])
+        scores = np.array([np.mean([s for _, s in v]) for v in seeds.values()])
+        win_rate, win_ci = _mean_ci(wins, 0.0, 1.0)
+        mean_score, score_ci = _mean_ci(scores)
+        out.append(
+            TeamSummary(
+                team=team,
+                games=len(recs),
+                win_rate=win_rate,
+                win_ci=win_ci,
+                good_share=float(np.mean([r.scores[0] < good_below for r in recs])),
+                mean_score=mean_score,
+                score_ci=score_ci,
+            )
+        )
+    out.sort(key=lambda s: (-s.win_rate, s.mean_score))
+    return out

@@ -3,7 +3,7 @@
 =================  ===========================================================================
 agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 3..6 (default 4)
 action space       ``Discrete(8)``: 0 ``stay``, 1 ``hit``, 2+N ``target N`` (absolute seat N)
-observation        ``{"observation": float32[201], "action_mask": int8[8]}`` (see encoding.py)
+observation        ``{"observation": float32[225], "action_mask": int8[8]}`` (see encoding.py)
 options            ``num_players`` (4), ``first_dealer`` (0, F4), ``target_score`` (60, F17),
                    ``render_mode`` (None, "ansi", "human")
 reset options      ``deck`` (card codes, top first), ``scores`` (game totals), ``dealer``

@@ -9,13 +9,14 @@ Observation (float32, size ``OBS_SIZE``), seats in absolute order, always ``MAX_
 =====================  ====  ==============================================================
 part                   size  content
 =====================  ====  ==============================================================
-per seat block x6      27    present, is_me, is_dealer, is_deciding, status one-hot (4),
+per seat block x6      31    present, is_me, is_dealer, is_deciding, status one-hot (4),
                              number values held (ZERO,1..6; 7), EXTRA_LIFE, DOUBLE,
                              round score if banked now /30, game total /target,
                              points needed to win /target, distinct values /6,
-                             busts if it hits now (0/1), cards on table /10,
+                             P(a hit duplicates a value), cards on table /10,
                              (game total + round score)/target, received FLIP3 / FREEZE,
-                             is_leader
+                             is_leader, expected round-score change of a hit /20 (clipped),
+                             banking now wins, P(hit brings a new number), (total - leader)/target
 decision one-hot       4     none, turn, target_freeze, target_flip3
 flip3 remaining        1     cards still to come in the innermost FLIP3 /3
 draw pile size         1     /26
@@ -41,6 +42,8 @@ from envs.flip6.rules import (
     CARD_CODES,
     DECISION_NAMES,
     DECK_COUNTS,
+    DOUBLE,
+    EXTRA_LIFE,
     FLIP3,
     FREEZE,
     IN_ROUND,
@@ -52,7 +55,7 @@ from envs.flip6.rules import (
     round_score,
 )
 
-SEAT_BLOCK = 27
+SEAT_BLOCK = 31
 OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + 4 + 1 + 1 + NUM_CARD_KINDS * 2 + MAX_PLAYERS + 4 + 1
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
 
@@ -70,12 +73,47 @@ def unseen_counts(state: Flip6State) -> np.ndarray:
     return counts
 
 
+def next_card_odds(state: Flip6State, unseen: np.ndarray) -> np.ndarray:
+    """Probability of each card kind on the next draw (from the discard pile after a reshuffle)."""
+    counts = unseen
+    if not state.draw_pile:
+        counts = np.bincount(state.discard_pile, minlength=NUM_CARD_KINDS).astype(np.float32)
+    total = counts.sum()
+    return counts / total if total > 0 else counts
+
+
+def hit_value(state: Flip6State, seat: int, odds: np.ndarray) -> tuple[float, float, float]:
+    """(expected change of the round score from one more card, P(duplicate), P(new number)).
+
+    A duplicate costs the round score, or about a point when EXTRA_LIFE absorbs it (F10); a new
+    number adds its value (x2 with DOUBLE) plus the Flip 6 bonus on the sixth value (F9).
+    """
+    values = state.values[seat]
+    score = round_score(state, seat)
+    mult = 2 if state.has_double[seat] else 1
+    sixth = values.bit_count() == 5
+    ev = p_dup = p_new = 0.0
+    for v in range(7):
+        p = float(odds[v])
+        if p == 0.0:
+            continue
+        if values >> v & 1:
+            p_dup += p
+            ev -= p * (1.0 if state.has_life[seat] else score)
+        else:
+            p_new += p
+            ev += p * (v * mult + (6 if sixth else 0))
+    ev += float(odds[DOUBLE]) * (0 if state.has_double[seat] else score)
+    ev += float(odds[EXTRA_LIFE]) + 0.5 * float(odds[FREEZE] + odds[FLIP3])
+    return ev, p_dup, p_new
+
+
 def encode(state: Flip6State, seat: int) -> np.ndarray:
     obs = np.zeros(OBS_SIZE, dtype=np.float32)
     n = state.num_players
     target = float(state.target_score)
     unseen = unseen_counts(state)
-    draw_size = max(len(state.draw_pile), 1)
+    odds = next_card_odds(state, unseen)
     leader = max(state.scores)
     for s in range(n):
         o = s * SEAT_BLOCK
@@ -96,14 +134,18 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
         obs[o + 18] = min(state.scores[s] / target, 2.0)
         obs[o + 19] = max(target - state.scores[s], 0) / target
         obs[o + 20] = values.bit_count() / 6.0
-        if status == IN_ROUND and len(state.draw_pile) > 0:
-            dup = sum(unseen[v] for v in range(7) if values >> v & 1)
-            obs[o + 21] = dup / draw_size  # probability a hit duplicates a value
+        if status == IN_ROUND:
+            ev, p_dup, p_new = hit_value(state, s, odds)
+            obs[o + 21] = p_dup  # probability a hit duplicates a value
+            obs[o + 27] = max(min(ev / 20.0, 1.0), -1.0)
+            obs[o + 28] = state.scores[s] + rs >= target  # banking now wins
+            obs[o + 29] = p_new
         obs[o + 22] = len(state.table[s]) / 10.0
         obs[o + 23] = min((state.scores[s] + rs) / target, 2.0)
         obs[o + 24] = FLIP3 in state.table[s]
         obs[o + 25] = FREEZE in state.table[s]
         obs[o + 26] = state.scores[s] == leader
+        obs[o + 30] = max((state.scores[s] - leader) / target, -1.0)
     o = SEAT_BLOCK * MAX_PLAYERS
     obs[o + (0 if state.over else state.decision)] = 1.0
     o += 4
