@@ -1,4 +1,7 @@
-"""Self-play training entry point: ``python train.py --config configs/flip6.yaml``.
+"""Self-play training entry point.
+
+    python train.py --config configs/flip6.yaml          # a new run
+    python train.py --resume runs/flip6                   # continue after an interruption
 
 Reads a YAML config (every option documented in configs/*.yaml), trains a MaskablePPO agent by
 self-play and leaves a run directory with TensorBoard logs, snapshots, checkpoints, ``final.zip``
@@ -19,12 +22,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--config", required=True, help="YAML config, e.g. configs/flip6.yaml")
+    parser.add_argument("--config", help="YAML config, e.g. configs/flip6.yaml")
+    parser.add_argument(
+        "--resume",
+        metavar="RUN_DIR",
+        help="continue an interrupted run from its last checkpoint (uses RUN_DIR/config.yaml)",
+    )
     parser.add_argument("--timesteps", type=int, help="override total_timesteps")
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
     parser.add_argument("--seed", type=int, help="override seed")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
+    if bool(args.config) == bool(args.resume):
+        parser.error("give either --config FILE (a new run) or --resume RUN_DIR")
     overrides = {}
     if args.timesteps is not None:
         overrides["total_timesteps"] = args.timesteps
@@ -33,8 +43,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.seed is not None:
         overrides["seed"] = args.seed
     try:
-        cfg = load_config(args.config, overrides)
-        run_dir = train(cfg, progress_bar=not args.no_progress)
+        if args.resume:
+            if args.output_dir or args.seed is not None:
+                parser.error("--resume keeps the run's own output dir and seed")
+            overrides["output_dir"] = args.resume
+            cfg = load_config(f"{args.resume}/config.yaml", overrides)
+        else:
+            cfg = load_config(args.config, overrides)
+        run_dir = train(cfg, progress_bar=not args.no_progress, resume=bool(args.resume))
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

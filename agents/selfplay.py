@@ -9,6 +9,7 @@ learner that opponents are drawn from), ``checkpoints/``, ``final.zip``, ``eval_
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from agents import best_baseline, make_agent
+from agents import best_baseline, make_agent, scripted_names
 from agents.base import Agent
 from envs.core.engine import ConfigError
 
@@ -42,14 +43,24 @@ DEFAULTS: dict[str, Any] = {
         "max_grad_norm": 0.5,
     },
     "policy": {"net_arch": [128, 128], "activation": "tanh"},
+    "vec_env": "dummy",
     "opponents": {
         "scripted": {"random": 0.1},
         "latest": 0.45,
         "past": 0.45,
+        "prioritized": True,
+        "priority_power": 1.0,
         "snapshot_every": 50_000,
+        "snapshot_win_rate": None,
         "max_snapshots": 20,
     },
-    "eval": {"every": 50_000, "deals": 100, "against": None, "final_deals": 500},
+    "eval": {
+        "every": 50_000,
+        "deals": 100,
+        "against": None,
+        "baselines": "all",
+        "final_deals": 500,
+    },
     "checkpoint_every": 100_000,
 }
 
@@ -89,10 +100,15 @@ class OpponentPool:
     """Where self-play opponents come from: frozen learner snapshots and scripted baselines.
 
     Each opponent seat is drawn independently: with probability ``latest`` the newest snapshot,
-    ``past`` a uniformly chosen older snapshot, otherwise a scripted baseline by the weights of
-    ``scripted``. Until the first snapshot exists the snapshot share goes to the scripted mix.
-    Snapshots are read from ``snapshot_dir`` and loaded once per process (``refresh()`` picks up
-    new files; workers of a SubprocVecEnv each keep their own cache).
+    with probability ``past`` an older snapshot, otherwise a scripted baseline by the weights of
+    ``scripted``. Older snapshots are drawn uniformly, or, with ``prioritized`` (prioritised
+    fictitious self-play), in proportion to ``(1 - learner win rate against it) ** power``, so
+    the snapshots that still beat the learner come back more often. The win rates are measured
+    by the trainer and pushed to every env with :meth:`set_priorities`. Until the first
+    snapshot exists the snapshot share goes to the scripted mix.
+
+    Snapshots are read from ``snapshot_dir`` and loaded once per process: ``refresh()`` picks up
+    new files (each SubprocVecEnv worker keeps its own cache; nothing is pickled per step).
     """
 
     def __init__(
@@ -110,6 +126,8 @@ class OpponentPool:
             raise ConfigError("opponents.scripted weights must be >= 0")
         if sum(scripted.values()) <= 0 and latest + past < 1:
             raise ConfigError("opponents.scripted needs a positive weight (or latest+past = 1)")
+        for name in scripted:
+            make_agent(game, name)  # unknown names fail here, with the known ones listed
         self.game = game
         self.snapshot_dir = Path(snapshot_dir)
         self.scripted_names = list(scripted)
@@ -117,9 +135,9 @@ class OpponentPool:
         self.scripted_p = weights / weights.sum() if weights.sum() > 0 else weights
         self.latest, self.past = latest, past
         self.max_snapshots = max_snapshots
-        self._scripted_agents = {name: [] for name in self.scripted_names}
         self._snapshots: list[tuple[str, Any]] = []  # (name, NumpyActor), oldest first
         self._loaded: set[str] = set()
+        self._priorities: dict[str, float] = {}
         self._resets = 0
 
     def refresh(self) -> None:
@@ -127,11 +145,21 @@ class OpponentPool:
 
         if not self.snapshot_dir.exists():
             return
-        for path in sorted(self.snapshot_dir.glob("*.zip")):
+        for path in sorted(self.snapshot_dir.glob("step_*.zip")):
             if path.name not in self._loaded:
                 self._loaded.add(path.name)
                 self._snapshots.append((path.stem, load_actor(path)))
         self._snapshots = self._snapshots[-self.max_snapshots :]
+
+    def set_priorities(self, priorities: dict[str, float]) -> None:
+        """Sampling weights of past snapshots by name (missing names weigh 1)."""
+        self._priorities = dict(priorities)
+
+    def _past_index(self, rng: np.random.Generator) -> int:
+        if not self._priorities:
+            return int(rng.integers(len(self._snapshots)))
+        w = np.array([self._priorities.get(name, 1.0) for name, _ in self._snapshots]) + 1e-6
+        return int(rng.choice(len(w), p=w / w.sum()))
 
     def __call__(self, rng: np.random.Generator, k: int) -> list[Agent]:
         from agents.policy import PolicyAgent
@@ -142,17 +170,13 @@ class OpponentPool:
         out: list[Agent] = []
         for _ in range(k):
             u = rng.random()
-            if self._snapshots and u < self.latest:
-                name, actor = self._snapshots[-1]
-                out.append(PolicyAgent(actor, name=f"snapshot:{name}", deterministic=False))
-            elif self._snapshots and u < self.latest + self.past:
-                name, actor = self._snapshots[int(rng.integers(len(self._snapshots)))]
+            if self._snapshots and u < self.latest + self.past:
+                i = len(self._snapshots) - 1 if u < self.latest else self._past_index(rng)
+                name, actor = self._snapshots[i]
                 out.append(PolicyAgent(actor, name=f"snapshot:{name}", deterministic=False))
             else:
-                name = self.scripted_names[
-                    int(rng.choice(len(self.scripted_names), p=self.scripted_p))
-                ]
-                out.append(make_agent(self.game, name))
+                j = int(rng.choice(len(self.scripted_names), p=self.scripted_p))
+                out.append(make_agent(self.game, self.scripted_names[j]))
         return out
 
 
@@ -161,20 +185,22 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, snapshot_dir: Path):
         from envs.core.registry import get_spec
         from envs.core.single_agent import SelfPlayEnv
 
-        opp = cfg["opponents"]
-        pool = OpponentPool(
-            cfg["game"],
-            snapshot_dir,
-            opp["scripted"],
-            opp["latest"],
-            opp["past"],
-            opp["max_snapshots"],
-        )
         cooperative = get_spec(cfg["game"]).cooperative
+        pool = None
+        if not cooperative:
+            opp = cfg["opponents"]
+            pool = OpponentPool(
+                cfg["game"],
+                snapshot_dir,
+                opp["scripted"],
+                opp["latest"],
+                opp["past"],
+                opp["max_snapshots"],
+            )
         return SelfPlayEnv(
             cfg["game"],
             cfg["env"],
-            opponents=None if cooperative else pool,
+            opponents=pool,
             shared_policy=cooperative,  # cooperative games: one policy plays every seat
             seed=cfg["seed"] * 1000 + rank,
             shaping=cfg["reward_shaping"],
@@ -230,102 +256,210 @@ def evaluate_actor(
     }
 
 
-def train(cfg: dict[str, Any], progress_bar: bool = True) -> Path:
-    """Run one self-play training; returns the run directory."""
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _atomic_save(model: Any, path: Path) -> None:
+    """Save a model so that a kill in the middle never leaves a truncated zip behind."""
+    tmp = path.with_name(f".tmp_{path.name}")  # not matched by the snapshot glob
+    model.save(tmp)
+    os.replace(tmp, path)
+
+
+def _latest_checkpoint(run_dir: Path) -> tuple[Path, dict[str, Any]]:
+    state_path = run_dir / "trainer_state.json"
+    if not state_path.exists():
+        raise ConfigError(
+            f"{run_dir} has no trainer_state.json: it is not a run directory, or it was killed "
+            f"before its first checkpoint (then start it again without --resume)"
+        )
+    state = json.loads(state_path.read_text())
+    return run_dir / "checkpoints" / state["checkpoint"], state
+
+
+def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) -> Path:
+    """Run (or, with ``resume``, continue) one self-play training; returns the run directory.
+
+    Every ``checkpoint_every`` steps the model (weights and optimizer), the step count, the
+    evaluation history, the opponent statistics and the schedule are saved atomically, so a run
+    killed at any moment continues from its last checkpoint with ``train.py --resume RUN_DIR``.
+    """
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback, CallbackList
-    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from agents.policy import NumpyActor
     from envs.core.registry import get_spec
 
     game = cfg["game"]
-    get_spec(game).make_engine(**cfg["env"])  # fail early on bad env options
+    spec = get_spec(game)
+    num_players = spec.make_engine(**cfg["env"]).num_players  # fails early on bad env options
     run_dir = Path(cfg["output_dir"])
-    run_dir.mkdir(parents=True, exist_ok=True)
     snapshot_dir = run_dir / "snapshots"
     ckpt_dir = run_dir / "checkpoints"
-    snapshot_dir.mkdir(exist_ok=True)
-    ckpt_dir.mkdir(exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    state: dict[str, Any] = {}
+    if resume:
+        ckpt_path, state = _latest_checkpoint(run_dir)
+        # snapshots taken after the checkpoint belong to the lost stretch of the run
+        for snap in snapshot_dir.glob("step_*.zip"):
+            if int(snap.stem.split("_")[1]) > state["timesteps"]:
+                snap.unlink()
+        for partial in run_dir.rglob(".tmp_*"):  # saves cut short by the kill
+            partial.unlink()
+    else:
+        if (run_dir / "trainer_state.json").exists():
+            raise ConfigError(
+                f"{run_dir} already holds a run; continue it with --resume {run_dir} or choose "
+                f"another --output-dir"
+            )
+        run_dir.mkdir(parents=True, exist_ok=True)
+        snapshot_dir.mkdir(exist_ok=True)
+        ckpt_dir.mkdir(exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     against = cfg["eval"]["against"] or best_baseline(game)
+    if spec.cooperative:
+        eval_against = [against]
+    elif cfg["eval"]["baselines"] == "all":
+        eval_against = list(dict.fromkeys([*scripted_names(game), against]))
+    else:
+        eval_against = list(dict.fromkeys([*cfg["eval"]["baselines"], against]))
 
-    torch.manual_seed(cfg["seed"])
+    torch.manual_seed(cfg["seed"] + int(state.get("timesteps", 0)))
     torch.set_num_threads(1)
+    if cfg["vec_env"] not in ("dummy", "subproc"):
+        raise ConfigError(f"vec_env must be 'dummy' or 'subproc', got {cfg['vec_env']!r}")
+    vec_cls = SubprocVecEnv if cfg["vec_env"] == "subproc" else DummyVecEnv
+    offset = int(state.get("timesteps", 0))  # new env seeds after a resume
     vec = VecMonitor(
-        DummyVecEnv([_make_env_fn(cfg, i, snapshot_dir) for i in range(cfg["n_envs"])])
+        vec_cls([_make_env_fn(cfg, offset + i, snapshot_dir) for i in range(cfg["n_envs"])])
     )
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
-    model = MaskablePPO(
-        "MlpPolicy",
-        vec,
-        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": activation},
-        tensorboard_log=str(run_dir / "tb"),
-        seed=cfg["seed"],
-        device="cpu",
-        verbose=0,
-        **cfg["ppo"],
-    )
+    if resume:
+        model = MaskablePPO.load(
+            ckpt_path, env=vec, device="cpu", tensorboard_log=str(run_dir / "tb")
+        )
+    else:
+        activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
+        model = MaskablePPO(
+            "MlpPolicy",
+            vec,
+            policy_kwargs={
+                "net_arch": list(cfg["policy"]["net_arch"]),
+                "activation_fn": activation,
+            },
+            tensorboard_log=str(run_dir / "tb"),
+            seed=cfg["seed"],
+            device="cpu",
+            verbose=0,
+            **cfg["ppo"],
+        )
 
-    history: list[dict[str, float]] = []
+    history: list[dict[str, Any]] = list(state.get("history", []))
+    opp_cfg = cfg["opponents"]
+    start = time.perf_counter() - float(state.get("train_seconds", 0.0))
 
     class SelfPlayCallback(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
-            self.wins: list[float] = []
-            self.next_snapshot = 0
-            self.next_eval = cfg["eval"]["every"]
-            self.next_ckpt = cfg["checkpoint_every"]
+            self.wins: list[float] = list(state.get("recent_wins", []))
+            # per opponent name: [learner wins, games]
+            self.vs: dict[str, list[float]] = {k: list(v) for k, v in state.get("vs", {}).items()}
+            t0 = int(state.get("timesteps", 0))
+            self.next_snapshot = state.get("next_snapshot", 0)
+            self.next_eval = state.get("next_eval", cfg["eval"]["every"])
+            self.next_ckpt = state.get("next_ckpt", t0 + cfg["checkpoint_every"])
+            self.wins_at_snapshot = 0
 
         def _on_step(self) -> bool:
             for info in self.locals["infos"]:
                 if "win" in info:
                     self.wins.append(info["win"])
+                    for name in info["opponents"]:
+                        if name.startswith("snapshot:"):
+                            rec = self.vs.setdefault(name[9:], [0.0, 0.0])
+                            rec[0] += info["win"]
+                            rec[1] += 1
+            self.wins = self.wins[-500:]
             t = self.num_timesteps
-            if t >= self.next_snapshot:
-                self.model.save(snapshot_dir / f"step_{t:09d}.zip")
-                self.next_snapshot = t + cfg["opponents"]["snapshot_every"]
-            if t >= self.next_ckpt:
-                self.model.save(ckpt_dir / f"step_{t:09d}.zip")
-                self.next_ckpt = t + cfg["checkpoint_every"]
+            threshold = opp_cfg["snapshot_win_rate"]
+            beat_pool = (
+                threshold is not None
+                and len(self.wins) - self.wins_at_snapshot >= 200
+                and float(np.mean(self.wins[-200:])) > threshold
+            )
+            if t >= self.next_snapshot or beat_pool:
+                _atomic_save(self.model, snapshot_dir / f"step_{t:09d}.zip")
+                self.next_snapshot = t + opp_cfg["snapshot_every"]
+                self.wins_at_snapshot = len(self.wins)
             if t >= self.next_eval:
                 self._evaluate(t)
                 self.next_eval = t + cfg["eval"]["every"]
+            if t >= self.next_ckpt:
+                self._checkpoint(t)
+                self.next_ckpt = t + cfg["checkpoint_every"]
             return True
 
         def _on_rollout_end(self) -> None:
             if self.wins:
-                self.logger.record("selfplay/win_rate_in_pool", float(np.mean(self.wins[-500:])))
+                self.logger.record("selfplay/win_rate_in_pool", float(np.mean(self.wins)))
+            if opp_cfg["prioritized"] and self.vs:
+                # PFSP: weight (1 - learner's smoothed win rate against the snapshot) ** power
+                par = 1.0 / num_players
+                prio = {
+                    name: (1.0 - (w + par) / (g + 1.0)) ** opp_cfg["priority_power"]
+                    for name, (w, g) in self.vs.items()
+                }
+                self.training_env.env_method("set_opponent_priorities", prio)
+
+        def _checkpoint(self, t: int) -> None:
+            name = f"step_{t:09d}.zip"
+            _atomic_save(self.model, ckpt_dir / name)
+            payload = {
+                "timesteps": t,
+                "checkpoint": name,
+                "history": history,
+                "recent_wins": self.wins,
+                "vs": self.vs,
+                "next_snapshot": self.next_snapshot,
+                "next_eval": self.next_eval,
+                "next_ckpt": t + cfg["checkpoint_every"],
+                "train_seconds": time.perf_counter() - start,
+            }
+            _atomic_write(run_dir / "trainer_state.json", json.dumps(payload))
 
         def _evaluate(self, t: int) -> None:
-            res = evaluate_actor(
-                game,
-                cfg["env"],
-                NumpyActor(self.model.policy),
-                against,
-                cfg["eval"]["deals"],
-                first_seed=10_000_000 + t,
-            )
-            res["timesteps"] = t
-            res["seconds"] = time.perf_counter() - start
-            history.append(res)
-            self.logger.record(f"eval/win_rate_vs_{against}", res["win_rate"])
-            self.logger.record(f"eval/mean_score_vs_{against}", res["mean_score"])
+            actor = NumpyActor(self.model.policy)
+            entry: dict[str, Any] = {"timesteps": t, "seconds": time.perf_counter() - start}
+            for name in eval_against:
+                res = evaluate_actor(
+                    game, cfg["env"], actor, name, cfg["eval"]["deals"], first_seed=10_000_000 + t
+                )
+                entry[name] = res
+                tag = "team" if spec.cooperative else f"vs_{name}"
+                self.logger.record(f"eval/win_rate_{tag}", res["win_rate"])
+                self.logger.record(f"eval/mean_score_{tag}", res["mean_score"])
+            entry.update(entry[against])  # the headline figures: against the best baseline
+            history.append(entry)
             print(
-                f"\n[eval @ {t}] win rate vs {against}: {res['win_rate']:.3f} "
-                f"[{res['ci_low']:.3f}, {res['ci_high']:.3f}]",
+                f"\n[eval @ {t}] win rate vs {against}: {entry['win_rate']:.3f} "
+                f"[{entry['ci_low']:.3f}, {entry['ci_high']:.3f}]",
                 flush=True,
             )
 
-    start = time.perf_counter()
-    model.learn(
-        total_timesteps=cfg["total_timesteps"],
-        callback=CallbackList([SelfPlayCallback()]),
-        progress_bar=progress_bar,
-    )
+    remaining = cfg["total_timesteps"] - int(state.get("timesteps", 0))
+    if remaining > 0:
+        model.learn(
+            total_timesteps=remaining,
+            callback=SelfPlayCallback(),
+            progress_bar=progress_bar,
+            reset_num_timesteps=not resume,
+        )
     train_seconds = time.perf_counter() - start
-    model.save(run_dir / "final.zip")
+    vec.close()
+    _atomic_save(model, run_dir / "final.zip")
     final = evaluate_actor(
         game,
         cfg["env"],
@@ -339,24 +473,27 @@ def train(cfg: dict[str, Any], progress_bar: bool = True) -> Path:
         "env": cfg["env"],
         "timesteps": int(model.num_timesteps),
         "train_seconds": round(train_seconds, 1),
-        "steps_per_second": round(model.num_timesteps / train_seconds, 1),
+        "steps_per_second": round(model.num_timesteps / max(train_seconds, 1e-9), 1),
+        "resumed": resume,
         "final_eval": {"against": against, "deals": cfg["eval"]["final_deals"], **final},
     }
-    (run_dir / "eval_history.json").write_text(json.dumps(history, indent=1))
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=1))
-    spec = get_spec(game)
-    par = None if spec.cooperative else 1 / spec.make_engine(**cfg["env"]).num_players
-    label = (
-        "team win rate (learner in every seat)" if spec.cooperative else f"win rate vs {against}"
+    _atomic_write(run_dir / "eval_history.json", json.dumps(history, indent=1))
+    _atomic_write(run_dir / "summary.json", json.dumps(summary, indent=1))
+    par = None if spec.cooperative else 1 / num_players
+    plot_learning_curve(
+        history, run_dir / "learning_curve.png", eval_against, par, team=spec.cooperative
     )
-    plot_learning_curve(history, run_dir / "learning_curve.png", label, par)
     return run_dir
 
 
 def plot_learning_curve(
-    history: Sequence[dict[str, float]], path: Path, label: str, par: float | None
+    history: Sequence[dict[str, Any]],
+    path: Path,
+    baselines: Sequence[str],
+    par: float | None,
+    team: bool = False,
 ) -> None:
-    """Greedy evaluation win rate over training, with its 95% band and the par line."""
+    """Greedy evaluation win rate over training against each baseline, 95% bands, par line."""
     if not history:
         return
     import matplotlib
@@ -366,12 +503,15 @@ def plot_learning_curve(
 
     t = [h["timesteps"] for h in history]
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(t, [h["win_rate"] for h in history], marker="o", label=label)
-    ax.fill_between(t, [h["ci_low"] for h in history], [h["ci_high"] for h in history], alpha=0.2)
+    for name in baselines:
+        rows = [h[name] for h in history]
+        label = "team win rate (learner in every seat)" if team else f"vs {name}"
+        ax.plot(t, [r["win_rate"] for r in rows], marker="o", label=label)
+        ax.fill_between(t, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.15)
     if par is not None:
         ax.axhline(par, color="grey", ls="--", label=f"par ({par:.3g})")
     ax.set_xlabel("learner timesteps")
-    ax.set_ylabel("win rate")
+    ax.set_ylabel("greedy win rate")
     ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()

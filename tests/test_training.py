@@ -130,3 +130,97 @@ def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
     from envs.flip6.encoding import OBS_SIZE
 
     assert agent.act(np.zeros(OBS_SIZE, np.float32), mask, {}) in (0, 1)
+
+
+def _tiny_config(tmp_path, **extra):
+    base = load_config("configs/flip6.yaml")
+    cfg = {
+        "total_timesteps": 6144,
+        "n_envs": 2,
+        "output_dir": str(tmp_path / "run"),
+        "ppo": {**base["ppo"], "n_steps": 256, "batch_size": 256, "n_epochs": 2},
+        "opponents": {**base["opponents"], "snapshot_every": 1024},
+        "eval": {**base["eval"], "every": 1024, "deals": 3, "final_deals": 3},
+        "checkpoint_every": 1024,
+    }
+    cfg.update(extra)
+    path = tmp_path / "cfg.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump({**base, **cfg}))
+    return path
+
+
+def test_kill_minus_9_then_resume(tmp_path):
+    """A run killed with SIGKILL continues from its last checkpoint with --resume."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cfg_path = _tiny_config(tmp_path, total_timesteps=200_000)
+    run = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "train.py", "--config", str(cfg_path), "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    state_file = run / "trainer_state.json"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if state_file.exists() and json.loads(state_file.read_text())["timesteps"] >= 3072:
+            break
+        assert proc.poll() is None, proc.stderr.read().decode()
+        time.sleep(0.2)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    state = json.loads(state_file.read_text())
+    assert not (run / "final.zip").exists()
+    killed_at = state["timesteps"]
+    assert (run / "checkpoints" / state["checkpoint"]).exists()
+    assert len(state["history"]) >= 2  # evaluations before the kill are kept
+
+    # resume with a budget just past the checkpoint
+    from train import main
+
+    assert main(["--resume", str(run), "--timesteps", str(killed_at + 1024), "--no-progress"]) == 0
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["resumed"] is True
+    assert killed_at + 1024 <= summary["timesteps"] < killed_at + 1024 + 1024
+    history = json.loads((run / "eval_history.json").read_text())
+    assert [h["timesteps"] for h in history][: len(state["history"])] == [
+        h["timesteps"] for h in state["history"]
+    ]
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(run / "final.zip")
+    assert model.num_timesteps == summary["timesteps"]
+    # the optimizer state came back too (Adam has per-parameter moments after training)
+    assert model.policy.optimizer.state_dict()["state"]
+
+
+def test_resume_refuses_a_directory_without_a_run(tmp_path):
+    from train import main
+
+    with pytest.raises(ConfigError, match="trainer_state.json"):
+        train(load_config("configs/flip6.yaml", {"output_dir": str(tmp_path)}), resume=True)
+    assert main(["--resume", str(tmp_path), "--no-progress"]) == 2
+
+
+def test_opponent_pool_prioritises_snapshots_that_beat_the_learner(tmp_path):
+    from agents.selfplay import OpponentPool
+
+    pool = OpponentPool("flip6", tmp_path, {"ev": 1.0}, latest=0.0, past=1.0)
+    pool._snapshots = [("a", object()), ("b", object())]
+    pool.set_priorities({"a": 0.9, "b": 0.1})
+    rng = np.random.default_rng(0)
+    picks = [pool._past_index(rng) for _ in range(2000)]
+    assert 0.85 < picks.count(0) / 2000 < 0.95
+    pool.set_priorities({})
+    picks = [pool._past_index(rng) for _ in range(2000)]
+    assert 0.45 < picks.count(0) / 2000 < 0.55
+    with pytest.raises(ConfigError):
+        OpponentPool("flip6", tmp_path, {"ev": 1.0}, latest=0.7, past=0.7)
+    with pytest.raises(ConfigError, match="unknown agent"):
+        OpponentPool("flip6", tmp_path, {"evv": 1.0}, latest=0.1, past=0.1)

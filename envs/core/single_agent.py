@@ -182,6 +182,13 @@ class SelfPlayEnv(gym.Env):
             mask[self.engine.legal_actions(self.state)] = True
         return mask
 
+    def set_opponent_priorities(self, priorities: dict[str, float]) -> None:
+        """Forward sampling weights to the opponent sampler (``VecEnv.env_method`` reaches this
+        in every worker, so prioritised self-play also works with SubprocVecEnv)."""
+        setter = getattr(self.opponents, "set_priorities", None)
+        if setter is not None:
+            setter(priorities)
+
     def render(self) -> str:
         return self.spec_game.render(self.state, self.seat)
 
