@@ -1,0 +1,155 @@
+"""Self-play learner throughput: cardarena's trainer next to the PettingZoo + SB3 tutorial recipe.
+
+    python bench/selfplay_speed.py [--steps 40000] [--games flip6 ...]
+
+Both figures are environment steps per second during ``MaskablePPO.learn`` in the same process:
+
+* tutorial: PettingZoo's connect_four_v3 wrapped for SB3 the way PettingZoo's action-masked PPO
+  tutorial does it (one policy plays both sides through an AEC -> gymnasium wrapper, every AEC
+  step is a learner step; MaskablePPO with its default hyper-parameters, as in the tutorial);
+* cardarena: ``train.py``'s setup for each game (its YAML's PPO settings and vectorised envs),
+  with every opponent seat played by a frozen network snapshot of the learner, so opponents cost
+  a network forward pass as in real self-play. Only learner decisions are counted.
+
+Prints the ratio and writes JSON (bench/results/selfplay_speed.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+class TutorialMaskWrapper(gym.Env):
+    """AEC -> gymnasium, parameter sharing: the agent to move is always "the" agent (tutorial style).
+
+    Observation: the mover's observation; reward: the mover's reward after its move. This is the
+    recipe of PettingZoo's SB3 action-mask tutorial, written here from its description.
+    """
+
+    def __init__(self, aec_env):
+        self.env = aec_env
+        self.env.reset()
+        agent = self.env.possible_agents[0]
+        self.observation_space = self.env.observation_space(agent)["observation"]
+        self.action_space = self.env.action_space(agent)
+
+    def reset(self, seed=None, options=None):
+        self.env.reset(seed=seed)
+        return self.env.observe(self.env.agent_selection)["observation"], {}
+
+    def step(self, action):
+        mover = self.env.agent_selection
+        self.env.step(int(action))
+        _obs, _r, term, trunc, info = self.env.last()
+        reward = self.env._cumulative_rewards.get(mover, 0.0)
+        obs = self.env.observe(self.env.agent_selection)["observation"]
+        return obs, float(reward), bool(term), bool(trunc), info
+
+    def action_masks(self):
+        return self.env.observe(self.env.agent_selection)["action_mask"].astype(bool)
+
+
+def tutorial_steps_per_second(steps: int) -> float:
+    from pettingzoo.classic import connect_four_v3
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    env = TutorialMaskWrapper(connect_four_v3.env())
+    model = MaskablePPO(MaskableActorCriticPolicy, env, verbose=0, seed=0, device="cpu")
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    return model.num_timesteps / (time.perf_counter() - start)
+
+
+def cardarena_steps_per_second(game: str, config: str, steps: int) -> float:
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    from agents.policy import NumpyActor, PolicyAgent
+    from agents.selfplay import load_config
+    from envs.core.single_agent import SelfPlayEnv
+
+    cfg = load_config(config)
+    torch.set_num_threads(1)
+    holder: dict = {}
+
+    def opponents(rng, k):  # a frozen copy of the learner in every opponent seat
+        return [PolicyAgent(holder["actor"], deterministic=False) for _ in range(k)]
+
+    cooperative = __import__("envs").get_spec(game).cooperative
+    fns = [
+        (
+            lambda i=i: SelfPlayEnv(
+                game,
+                cfg["env"],
+                opponents=None if cooperative else opponents,
+                shared_policy=cooperative,
+                seed=i,
+            )
+        )
+        for i in range(cfg["n_envs"])
+    ]
+    vec_cls = SubprocVecEnv if cfg["vec_env"] == "subproc" else DummyVecEnv
+    vec = VecMonitor(vec_cls(fns))
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
+    model = MaskablePPO(
+        "MlpPolicy",
+        vec,
+        seed=0,
+        device="cpu",
+        verbose=0,
+        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": activation},
+        **cfg["ppo"],
+    )
+    holder["actor"] = NumpyActor(model.policy)
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    return model.num_timesteps / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    import envs
+
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--steps", type=int, default=40_000)
+    parser.add_argument("--games", nargs="*", default=None)
+    parser.add_argument("--out", default="bench/results/selfplay_speed.json")
+    args = parser.parse_args(argv)
+    results: dict = {"steps": args.steps, "games": {}}
+    base = tutorial_steps_per_second(args.steps)
+    results["tutorial_connect_four_v3"] = base
+    print(f"{'tutorial recipe, connect_four_v3':<40} {base:>8.0f} steps/s")
+    for game in args.games or envs.names():
+        configs = sorted(Path("configs").glob(f"{game}*.yaml"))
+        configs = [c for c in configs if "demo" not in c.name][:1]
+        if not configs:
+            continue
+        sps = cardarena_steps_per_second(game, str(configs[0]), args.steps)
+        results["games"][game] = {
+            "config": str(configs[0]),
+            "steps_per_s": sps,
+            "ratio": sps / base,
+        }
+        print(
+            f"{'cardarena ' + game + ' (' + configs[0].name + ')':<40} {sps:>8.0f} steps/s  x{sps / base:.2f}"
+        )
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1))
+    print(f"written to {out}")
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""Ratatat as a PettingZoo AEC environment (rules: ``shared/rules/ratatat.md``, R1-R18).
+
+=================  ===========================================================================
+agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 2..6 (default 4)
+action space       ``Discrete(111)``: 0 ``take_discard``, 1 ``draw``, 2+K ``slot K``,
+                   6 ``discard``, 7 ``use``, 8 ``redraw``, 9+K ``peek K``, 13 ``knock``,
+                   14 ``no_knock``, 15+24K+4N+J ``swap K N J`` (own slot K, seat N's slot J)
+observation        ``{"observation": float32[547], "action_mask": int8[111]}`` (encoding.py)
+options            ``num_players`` (4), ``first_dealer`` (0, R5), ``max_turns`` (turns per
+                   round before the R12 cap; default 30 per player), ``num_rounds`` (R16;
+                   default as many as players, 4 with 2), ``memory`` ("perfect_recall"
+                   (default), "none": only what is seen since the seat's previous decision,
+                   "seer": every slot and hand card visible), ``render_mode``
+reset options      ``deck`` (card codes ``0``..``9``, ``SWAP``, ``PEEK``, ``DRAW_TWO``, top
+                   first: the deal from left of the dealer, then the first discard, then the
+                   draw pile), ``scores`` (game totals), ``dealer``, ``round_index`` (0-based)
+reward             0 until the end; the lowest totals share +1, the others share -1 (sum 0)
+=================  ===========================================================================
+"""
+
+from typing import Any
+
+from envs.core.aec import CardGameEnv, GameSpec
+from envs.core.registry import register_game
+from envs.ratatat.encoding import OBS_SIZE, encode, render, view
+from envs.ratatat.rules import RatatatGame
+
+SPEC = GameSpec(
+    name="ratatat",
+    engine_cls=RatatatGame,
+    obs_size=OBS_SIZE,
+    encode=encode,
+    render=render,
+    view=view,
+    reset_options=("deck", "scores", "dealer", "round_index"),
+)
+
+
+def env(**options: Any) -> CardGameEnv:
+    """Ratatat with the safety checks on (what users and tests should take)."""
+    return CardGameEnv(SPEC, checks=True, **options)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """Ratatat without the safety checks (the engine still refuses illegal actions)."""
+    return CardGameEnv(SPEC, checks=False, **options)
+
+
+register_game(SPEC, __name__)

@@ -1,0 +1,785 @@
+"""Ratatat: the pure rules engine (rule ids R1-R18 of ``shared/rules/ratatat.md``).
+
+Cards are small ints: ``0``..``9`` are the number cards (their value), then SWAP, PEEK, DRAW_TWO.
+Each seat has a row of 4 face-down slots; slot ``k`` of seat ``s`` is ``slots[4 * s + k]``. The
+engine advances on its own through everything the rules decide (deal, reshuffles, the end of a
+round, the R14 replacements, the next deal) and stops at the next decision a player must make:
+
+====================  ====================================  =======================================
+decision              when                                  legal actions
+====================  ====================================  =======================================
+``turn``              start of a turn (R6)                  ``draw``; ``take_discard`` unless the
+                                                            top discard is a special (R6 A)
+``take_slot``         after ``take_discard`` (R6 A)         ``slot K``
+``drawn_card``        after ``draw`` (R6 B), or the card    ``slot K``, ``discard``, ``use`` (only
+                      of a DRAW_TWO ``redraw`` (R9)         for a special)
+``draw_two_extra``    the card drawn by DRAW_TWO (R9)       as ``drawn_card`` plus ``redraw``
+``swap``              after ``use`` of SWAP (R7)            ``swap K N J`` (N another seat)
+``peek``              after ``use`` of PEEK (R8)            ``peek K``
+``knock``             after a completed turn, once every    ``knock``, ``no_knock``
+                      seat has played this round (R10)
+====================  ====================================  =======================================
+
+A used special waits in ``in_use`` while its power resolves and is discarded afterwards ("use its
+power, then discard it", R6 B), innermost first, so after a used DRAW_TWO the DRAW_TWO is the top
+discard.
+
+Knowledge (R17, R18) is a bitmask per slot: bit ``s`` of ``knowers[i]`` is set when seat ``s``
+knows the card in slot ``i``. The value itself is read from ``slots``, so knowledge can never
+disagree with the cards. It follows a card through SWAP, is set for every seat when a face-up
+discard is taken into a slot (R18: the card and the slot are public), is set for the owner only
+when a drawn card is put into a slot or a slot is peeked, and is cleared for everyone else when a
+card they did not see replaces the one they knew.
+
+Hidden cards carry a generation (``gens``): the draw pile they were drawn from (each deal and each
+R11 reshuffle starts a new one). A seat knows the multiset of every generation's unseen cards, so
+``resample_hidden`` permutes hidden cards within a generation, which is exactly the set of deals
+consistent with what the seat saw.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.engine import (
+    ConfigError,
+    GameEngine,
+    IllegalActionError,
+    check_int,
+    stack_deck,
+)
+
+# ---- cards (R1, R2) ---------------------------------------------------------------------------
+SWAP_CARD, PEEK_CARD, DRAW_TWO_CARD = 10, 11, 12
+NUM_CARD_KINDS = 13
+CARD_CODES: list[str] = [str(v) for v in range(10)] + ["SWAP", "PEEK", "DRAW_TWO"]
+CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+#: R1: four each of 0..8, nine 9s; R2: SWAP x9, PEEK x7, DRAW_TWO x5
+DECK_COUNTS: list[int] = [4] * 9 + [9] + [9, 7, 5]
+FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
+assert len(FULL_DECK) == 66
+SLOTS_PER_SEAT = 4
+
+# ---- decisions ----------------------------------------------------------------------------------
+NO_DECISION, TURN, TAKE_SLOT, DRAWN, DRAW_TWO_EXTRA, SWAP_TARGET, PEEK_SLOT, KNOCK_CHOICE = range(8)
+DECISION_NAMES = [
+    "none",
+    "turn",
+    "take_slot",
+    "drawn_card",
+    "draw_two_extra",
+    "swap",
+    "peek",
+    "knock",
+]
+
+# ---- actions ------------------------------------------------------------------------------------
+MAX_PLAYERS = 6
+TAKE_DISCARD, DRAW = 0, 1
+SLOT0 = 2  #: SLOT0 + K: put the card in hand into own slot K
+DISCARD, USE, REDRAW = 6, 7, 8
+PEEK0 = 9  #: PEEK0 + K: peek own slot K
+KNOCK, NO_KNOCK = 13, 14
+SWAP0 = 15  #: SWAP0 + 24 K + 4 N + J: own slot K with seat N's slot J
+NUM_ACTIONS = SWAP0 + SLOTS_PER_SEAT * MAX_PLAYERS * SLOTS_PER_SEAT
+assert NUM_ACTIONS == 111
+
+# ---- observation modes (environment contract) ----------------------------------------------------
+PERFECT_RECALL, NO_MEMORY, SEER = 0, 1, 2
+MEMORY_MODES = ["perfect_recall", "none", "seer"]
+
+_SLOT_ACTIONS = [SLOT0 + k for k in range(SLOTS_PER_SEAT)]
+_LEGAL_TURN_BOTH = [TAKE_DISCARD, DRAW]
+_LEGAL_TURN_DRAW = [DRAW]
+_LEGAL_TAKE = list(_SLOT_ACTIONS)
+_LEGAL_DRAWN_NUMBER = [*_SLOT_ACTIONS, DISCARD]
+_LEGAL_DRAWN_SPECIAL = [*_SLOT_ACTIONS, DISCARD, USE]
+_LEGAL_EXTRA_NUMBER = [*_SLOT_ACTIONS, DISCARD, REDRAW]
+_LEGAL_EXTRA_SPECIAL = [*_SLOT_ACTIONS, DISCARD, USE, REDRAW]
+_LEGAL_PEEK = [PEEK0 + k for k in range(SLOTS_PER_SEAT)]
+_LEGAL_KNOCK = [KNOCK, NO_KNOCK]
+
+
+def swap_action(own_slot: int, seat: int, slot: int) -> int:
+    """The action ``swap K N J``."""
+    return SWAP0 + own_slot * MAX_PLAYERS * SLOTS_PER_SEAT + seat * SLOTS_PER_SEAT + slot
+
+
+def _swap_legal(n: int, me: int) -> list[int]:
+    return [
+        swap_action(k, other, j)
+        for k in range(SLOTS_PER_SEAT)
+        for other in range(n)
+        if other != me
+        for j in range(SLOTS_PER_SEAT)
+    ]
+
+
+_LEGAL_SWAP = {(n, me): _swap_legal(n, me) for n in range(2, MAX_PLAYERS + 1) for me in range(n)}
+
+
+def default_num_rounds(num_players: int) -> int:
+    """R16: as many rounds as players, 4 with 2 players."""
+    return 4 if num_players == 2 else num_players
+
+
+@dataclass(slots=True)
+class RatatatState:
+    """Everything about one game, hidden parts included."""
+
+    num_players: int
+    max_turns: int
+    num_rounds: int
+    memory: int
+    rng: np.random.Generator
+    scores: list[int]  # game totals (R15), lower is better
+    dealer: int
+    round_index: int = 0  # 0-based index of the round being played
+    round_scores: list[list[int]] = field(default_factory=list)  # per finished round
+    draw_pile: list[int] = field(default_factory=list)  # top of the pile is the END of the list
+    discard_pile: list[int] = field(default_factory=list)  # top is the END of the list
+    slots: list[int] = field(default_factory=list)  # 4 per seat, seat-major
+    knowers: list[int] = field(default_factory=list)  # per slot, bitmask of seats that know it
+    gens: list[int] = field(default_factory=list)  # per slot, draw-pile generation (-1: public)
+    seen_at: list[int] = field(default_factory=list)  # [seat * 4n + slot]: decision it was seen
+    changed_at: list[int] = field(default_factory=list)  # per slot: decision its card last moved
+    last_decided: list[int] = field(default_factory=list)  # per seat: its latest decision number
+    held: int = -1  # card in the deciding player's hand (-1: none)
+    held_public: bool = False  # taken from the discard pile (seen by all)
+    held_gen: int = -1
+    in_use: list[int] = field(default_factory=list)  # specials whose power is resolving
+    set_aside: list[int] = field(default_factory=list)  # specials replaced at scoring (R14)
+    pile_gen: int = 0  # generation of the current draw pile
+    decision: int = NO_DECISION
+    decider: int = -1
+    turns: int = 0  # completed turns in this round (R12)
+    played: int = 0  # bitmask of seats that completed a turn in this round (R10)
+    knocker: int = -1  # seat that knocked this round (-1: none yet)
+    last_rows: list[int] = field(default_factory=list)  # last finished round, face up (R13)
+    last_knocker: int = -1
+    log: list[tuple[int, int]] = field(default_factory=list)  # recent (seat, action), all public
+    winners: list[int] = field(default_factory=list)
+    over: bool = False
+    decisions: int = 0
+
+
+def card_value(card: int) -> int:
+    return card if card < 10 else 0
+
+
+def round_score(slots: list[int], seat: int) -> int:
+    """R15: the sum of the 4 values of a row (specials already replaced by R14)."""
+    base = seat * SLOTS_PER_SEAT
+    return sum(slots[base : base + SLOTS_PER_SEAT])
+
+
+def visible_slots(state: RatatatState, seat: int) -> list[int]:
+    """What ``seat``'s observation shows in every slot: the card, or -1 (unknown).
+
+    ``perfect_recall``: every slot the seat knows (R17). ``none``: only what it saw since its
+    previous decision (its own moves of that decision included). ``seer``: every slot. Once the
+    game is over the last rows are face up (R13) and every mode shows them.
+    """
+    slots = state.slots
+    if state.over or state.memory == SEER:
+        return list(slots)
+    bit = 1 << seat
+    knowers = state.knowers
+    if state.memory == PERFECT_RECALL:
+        return [c if knowers[i] & bit else -1 for i, c in enumerate(slots)]
+    total = len(slots)
+    since = state.last_decided[seat]
+    seen_at = state.seen_at
+    base = seat * total
+    return [
+        c if knowers[i] & bit and seen_at[base + i] >= since else -1 for i, c in enumerate(slots)
+    ]
+
+
+def visible_held(state: RatatatState, seat: int) -> int:
+    """The card in hand as ``seat`` sees it (-1: none or hidden)."""
+    if state.held < 0:
+        return -1
+    if state.decider == seat or state.held_public or state.memory == SEER:
+        return state.held
+    return -1
+
+
+class RatatatGame(GameEngine[RatatatState]):
+    """Ratatat for 2-6 players.
+
+    Options: ``num_players`` (4), ``first_dealer`` (0, R5), ``max_turns`` (R12; turns per round,
+    default 30 per player), ``num_rounds`` (R16; default as many as players, 4 with 2 players),
+    ``memory`` ("perfect_recall", "none" or "seer": what observations show, see encoding.py).
+    """
+
+    name = "ratatat"
+    num_actions = NUM_ACTIONS
+    min_players = 2
+    max_players = MAX_PLAYERS
+    reward_kind = "zero_sum"
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        first_dealer: int = 0,
+        max_turns: int | None = None,
+        num_rounds: int | None = None,
+        memory: str = "perfect_recall",
+    ) -> None:
+        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
+        self.first_dealer = check_int("first_dealer", first_dealer, 0, self.num_players - 1)
+        if max_turns is None:
+            max_turns = 30 * self.num_players
+        self.max_turns = check_int("max_turns", max_turns, 1, 100_000)
+        if num_rounds is None:
+            num_rounds = default_num_rounds(self.num_players)
+        self.num_rounds = check_int("num_rounds", num_rounds, 1, 1000)
+        if memory not in MEMORY_MODES:
+            raise ConfigError(f"memory must be one of {MEMORY_MODES}, got {memory!r}")
+        self.memory = memory
+        self._memory = MEMORY_MODES.index(memory)
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def new_game(
+        self, rng: np.random.Generator, options: dict[str, Any] | None = None
+    ) -> RatatatState:
+        """Start a game.
+
+        Options: ``deck`` (codes, top first: 4 cards to each seat from left of the dealer, slot 0
+        to 3, then the first discard, then the draw pile; only the first round is stacked, later
+        rounds are reshuffled, R16), ``scores`` (game totals), ``dealer`` (R5), ``round_index``
+        (0-based round to start in, so scenarios can begin in the last round).
+        """
+        options = dict(options or {})
+        n = self.num_players
+        top = [parse_card(code) for code in options.pop("deck", None) or []]
+        pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
+        scores = options.pop("scores", None)
+        if scores is None:
+            scores = [0] * n
+        if len(scores) != n or any(
+            isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores
+        ):
+            raise ConfigError(f"scores must be {n} non-negative integers, got {scores!r}")
+        dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
+        round_index = check_int(
+            "round_index", options.pop("round_index", 0), 0, self.num_rounds - 1
+        )
+        if options:
+            raise ConfigError(
+                f"unknown ratatat reset options {sorted(options)}; known: deck, scores, dealer, "
+                f"round_index"
+            )
+        total = n * SLOTS_PER_SEAT
+        state = RatatatState(
+            num_players=n,
+            max_turns=self.max_turns,
+            num_rounds=self.num_rounds,
+            memory=self._memory,
+            rng=rng,
+            scores=[int(s) for s in scores],
+            dealer=dealer,
+            round_index=round_index,
+            slots=[0] * total,
+            knowers=[0] * total,
+            gens=[0] * total,
+            seen_at=[0] * (n * total),
+            changed_at=[0] * total,
+            last_decided=[0] * n,
+        )
+        self._deal(state, pile_top_first)
+        return state
+
+    # ---- queries ------------------------------------------------------------------------------
+    def current_player(self, state: RatatatState) -> int | None:
+        return None if state.over else state.decider
+
+    def legal_actions(self, state: RatatatState) -> list[int]:
+        d = state.decision
+        if state.over or d == NO_DECISION:
+            return []
+        if d == TURN:  # R6 A: a special on top of the discard pile cannot be taken
+            return list(_LEGAL_TURN_BOTH if state.discard_pile[-1] < 10 else _LEGAL_TURN_DRAW)
+        if d == TAKE_SLOT:
+            return list(_LEGAL_TAKE)
+        if d == DRAWN:
+            return list(_LEGAL_DRAWN_SPECIAL if state.held >= 10 else _LEGAL_DRAWN_NUMBER)
+        if d == DRAW_TWO_EXTRA:
+            return list(_LEGAL_EXTRA_SPECIAL if state.held >= 10 else _LEGAL_EXTRA_NUMBER)
+        if d == SWAP_TARGET:
+            return list(_LEGAL_SWAP[state.num_players, state.decider])
+        if d == PEEK_SLOT:
+            return list(_LEGAL_PEEK)
+        return list(_LEGAL_KNOCK)
+
+    def is_over(self, state: RatatatState) -> bool:
+        return state.over
+
+    def returns(self, state: RatatatState) -> list[float]:
+        """R16 ranking: +1 split among the lowest totals, -1 split among the others (sums to 0)."""
+        n = state.num_players
+        if not state.over or len(state.winners) == n:
+            return [0.0] * n
+        win, lose = 1.0 / len(state.winners), -1.0 / (n - len(state.winners))
+        return [win if s in state.winners else lose for s in range(n)]
+
+    def scores(self, state: RatatatState) -> list[float]:
+        return [float(s) for s in state.scores]
+
+    def winners(self, state: RatatatState) -> list[int]:
+        return list(state.winners)
+
+    def potential(self, state: RatatatState, seat: int) -> float:
+        """Lead over the best other seat in game totals (lower is better, R16), as a fraction
+        of the most points a game can give (36 per round); public information only."""
+        best_other = min(s for i, s in enumerate(state.scores) if i != seat)
+        return (best_other - state.scores[seat]) / (36.0 * state.num_rounds)
+
+    def decision_name(self, state: RatatatState) -> str:
+        return "game_over" if state.over else DECISION_NAMES[state.decision]
+
+    # ---- action text ----------------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return describe_action(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    # ---- play ---------------------------------------------------------------------------------
+    def apply(self, state: RatatatState, action: int, seat: int | None = None) -> None:
+        seat = self.check_turn(state, seat)
+        action = int(action)
+        if action not in self.legal_actions(state):
+            raise self.illegal(state, action)
+        state.decisions += 1
+        t = state.decisions
+        state.last_decided[seat] = t
+        log = state.log
+        log.append((seat, action))
+        if len(log) > 24:
+            del log[:12]
+        d = state.decision
+        if d == TURN:
+            if action == TAKE_DISCARD:  # R6 A
+                state.held = state.discard_pile.pop()
+                state.held_public = True
+                state.held_gen = -1
+                state.decision = TAKE_SLOT
+            else:  # R6 B
+                self._draw_to_hand(state)
+                state.decision = DRAWN
+            return
+        if d == KNOCK_CHOICE:  # R10
+            if action == KNOCK:
+                state.knocker = seat
+            self._next_turn(state, seat)
+            return
+        if d == SWAP_TARGET:  # R7
+            self._swap(state, seat, action - SWAP0, t)
+            self._end_action(state, seat)
+            return
+        if d == PEEK_SLOT:  # R8
+            i = seat * SLOTS_PER_SEAT + action - PEEK0
+            state.knowers[i] |= 1 << seat
+            state.seen_at[seat * len(state.slots) + i] = t
+            self._end_action(state, seat)
+            return
+        # a card in hand: TAKE_SLOT, DRAWN or DRAW_TWO_EXTRA
+        if action < DISCARD:  # slot K (R6 A / B)
+            self._place(state, seat, action - SLOT0, t)
+            self._end_action(state, seat)
+        elif action == DISCARD:
+            state.discard_pile.append(state.held)
+            state.held = -1
+            self._end_action(state, seat)
+        elif action == REDRAW:  # R9: discard the extra card, the next one must be handled
+            state.discard_pile.append(state.held)
+            self._draw_to_hand(state)
+            state.decision = DRAWN
+        else:  # USE: R7-R9
+            card = state.held
+            state.held = -1
+            state.in_use.append(card)
+            if card == SWAP_CARD:
+                state.decision = SWAP_TARGET
+            elif card == PEEK_CARD:
+                state.decision = PEEK_SLOT
+            else:
+                self._draw_to_hand(state)
+                state.decision = DRAW_TWO_EXTRA
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _deal(self, state: RatatatState, pile_top_first: list[int]) -> None:
+        """R3-R5: deal 4 face-down cards to each seat from left of the dealer, turn up one card."""
+        n = state.num_players
+        total = n * SLOTS_PER_SEAT
+        pile = pile_top_first[::-1]
+        state.draw_pile = pile
+        state.discard_pile = []
+        state.set_aside = []
+        state.in_use = []
+        state.held = -1
+        state.held_public = False
+        state.held_gen = -1
+        state.pile_gen += 1
+        gen = state.pile_gen
+        t = state.decisions
+        slots = state.slots
+        for a in range(n):
+            base = ((state.dealer + 1 + a) % n) * SLOTS_PER_SEAT
+            for k in range(SLOTS_PER_SEAT):
+                slots[base + k] = pile.pop()
+        state.knowers = [0] * total
+        state.gens = [gen] * total
+        state.changed_at = [t] * total
+        seen_at = state.seen_at
+        for s in range(n):  # R4: each seat looks at its outer slots 0 and 3
+            base = s * SLOTS_PER_SEAT
+            state.knowers[base] = state.knowers[base + 3] = 1 << s
+            seen_at[s * total + base] = seen_at[s * total + base + 3] = t
+        state.discard_pile.append(pile.pop())
+        state.turns = 0
+        state.played = 0
+        state.knocker = -1
+        state.log = []
+        state.decision = TURN
+        state.decider = (state.dealer + 1) % n
+
+    def _draw(self, state: RatatatState) -> int:
+        """R11: an empty draw pile is rebuilt from every discard but the top one."""
+        if not state.draw_pile:
+            discard = state.discard_pile
+            if len(discard) < 2:  # unreachable with 66 cards and at most 24 slots
+                raise RuntimeError("ratatat: no card left to draw (draw and discard piles empty)")
+            rest = discard[:-1]
+            order = state.rng.permutation(len(rest))
+            state.draw_pile = [rest[i] for i in order]
+            state.discard_pile = [discard[-1]]
+            state.pile_gen += 1
+        return state.draw_pile.pop()
+
+    def _draw_to_hand(self, state: RatatatState) -> None:
+        state.held = self._draw(state)
+        state.held_public = False
+        state.held_gen = state.pile_gen
+
+    def _place(self, state: RatatatState, seat: int, k: int, t: int) -> None:
+        """Put the card in hand into own slot ``k``; the replaced card goes face up (R6)."""
+        i = seat * SLOTS_PER_SEAT + k
+        state.discard_pile.append(state.slots[i])
+        state.slots[i] = state.held
+        state.changed_at[i] = t
+        total = len(state.slots)
+        if state.held_public:  # R18: a taken discard and its slot are public
+            state.knowers[i] = (1 << state.num_players) - 1
+            state.gens[i] = -1
+            seen_at = state.seen_at
+            for s in range(state.num_players):
+                seen_at[s * total + i] = t
+        else:  # R18: a drawn card swapped in is private; everyone else forgets the slot (R17)
+            state.knowers[i] = 1 << seat
+            state.gens[i] = state.held_gen
+            state.seen_at[seat * total + i] = t
+        state.held = -1
+        state.held_public = False
+
+    def _swap(self, state: RatatatState, seat: int, code: int, t: int) -> None:
+        """R7/R17: swap two slots unseen; every seat's knowledge follows the cards."""
+        k, rest = divmod(code, MAX_PLAYERS * SLOTS_PER_SEAT)
+        other, j = divmod(rest, SLOTS_PER_SEAT)
+        a = seat * SLOTS_PER_SEAT + k
+        b = other * SLOTS_PER_SEAT + j
+        slots, knowers, gens = state.slots, state.knowers, state.gens
+        slots[a], slots[b] = slots[b], slots[a]
+        knowers[a], knowers[b] = knowers[b], knowers[a]
+        gens[a], gens[b] = gens[b], gens[a]
+        state.changed_at[a] = state.changed_at[b] = t
+        seen_at = state.seen_at
+        total = len(slots)
+        for s in range(state.num_players):
+            sa, sb = s * total + a, s * total + b
+            seen_at[sa], seen_at[sb] = seen_at[sb], seen_at[sa]
+
+    def _end_action(self, state: RatatatState, seat: int) -> None:
+        """A turn's action is complete: used specials go face up, then R10 / R12 decide."""
+        in_use = state.in_use
+        while in_use:  # innermost power first; the outermost special ends on top
+            state.discard_pile.append(in_use.pop())
+        state.turns += 1
+        state.played |= 1 << seat
+        n = state.num_players
+        if state.knocker >= 0:  # R10: a last turn; the round ends before the knocker again
+            if (seat + 1) % n == state.knocker:
+                self._end_round(state)
+                return
+        elif state.turns >= state.max_turns:  # R12: as if this player had knocked and
+            state.knocker = seat  # everyone had had its last turn
+            self._end_round(state)
+            return
+        elif state.played == (1 << n) - 1:  # R10: everyone has played once
+            state.decision = KNOCK_CHOICE
+            state.decider = seat
+            return
+        self._next_turn(state, seat)
+
+    def _next_turn(self, state: RatatatState, seat: int) -> None:
+        state.decision = TURN
+        state.decider = (seat + 1) % state.num_players  # R5: clockwise
+
+    def _end_round(self, state: RatatatState) -> None:
+        """R13-R16: reveal, replace specials knocker first, score, then deal again or finish."""
+        n = state.num_players
+        slots = state.slots
+        for off in range(n):  # R14: the knocker first, then clockwise
+            base = ((state.knocker + off) % n) * SLOTS_PER_SEAT
+            for i in range(base, base + SLOTS_PER_SEAT):
+                while slots[i] >= 10:
+                    state.set_aside.append(slots[i])
+                    slots[i] = self._draw(state)
+        scores = [round_score(slots, s) for s in range(n)]  # R15
+        for s in range(n):
+            state.scores[s] += scores[s]
+        state.round_scores.append(scores)
+        state.last_rows = list(slots)
+        state.last_knocker = state.knocker
+        state.round_index += 1
+        if state.round_index >= state.num_rounds:  # R16
+            best = min(state.scores)
+            state.winners = [s for s in range(n) if state.scores[s] == best]
+            state.over = True
+            state.decision = NO_DECISION
+            state.decider = -1
+            state.knowers = [(1 << n) - 1] * len(slots)  # R13: every card face up
+            return
+        state.dealer = (state.dealer + 1) % n  # R5: the next round starts one seat further
+        order = state.rng.permutation(len(FULL_DECK))  # R16: all cards reshuffled
+        self._deal(state, [FULL_DECK[i] for i in order])
+
+    # ---- serialisation ---------------------------------------------------------------------------
+    def to_dict(self, state: RatatatState) -> dict[str, Any]:
+        n = state.num_players
+        codes = CARD_CODES
+        return {
+            "game": self.name,
+            "num_players": n,
+            "max_turns": state.max_turns,
+            "num_rounds": state.num_rounds,
+            "memory": MEMORY_MODES[state.memory],
+            "scores": list(state.scores),
+            "winners": list(state.winners),
+            "current_player": self.current_player(state),
+            "decision": DECISION_NAMES[state.decision],
+            "decider": state.decider,
+            "dealer": state.dealer,
+            "round_index": state.round_index,
+            "round_scores": [list(r) for r in state.round_scores],
+            "draw_pile": [codes[c] for c in reversed(state.draw_pile)],
+            "discard_pile": [codes[c] for c in state.discard_pile],
+            "rows": [
+                [codes[c] for c in state.slots[s * SLOTS_PER_SEAT : (s + 1) * SLOTS_PER_SEAT]]
+                for s in range(n)
+            ],
+            "knowers": [
+                [
+                    [s for s in range(n) if state.knowers[p * SLOTS_PER_SEAT + k] >> s & 1]
+                    for k in range(4)
+                ]
+                for p in range(n)
+            ],
+            "gens": list(state.gens),
+            "seen_at": list(state.seen_at),
+            "changed_at": list(state.changed_at),
+            "last_decided": list(state.last_decided),
+            "held": codes[state.held] if state.held >= 0 else None,
+            "held_public": state.held_public,
+            "held_gen": state.held_gen,
+            "in_use": [codes[c] for c in state.in_use],
+            "set_aside": [codes[c] for c in state.set_aside],
+            "pile_gen": state.pile_gen,
+            "turns": state.turns,
+            "played": [s for s in range(n) if state.played >> s & 1],
+            "knocker": state.knocker if state.knocker >= 0 else None,
+            "last_rows": [codes[c] for c in state.last_rows],
+            "last_knocker": state.last_knocker,
+            "log": [[s, a] for s, a in state.log],
+            "over": state.over,
+            "decisions": state.decisions,
+            "rng": copy.deepcopy(state.rng.bit_generator.state),
+        }
+
+    def from_dict(self, data: dict[str, Any]) -> RatatatState:
+        n = int(data["num_players"])
+        if n != self.num_players:
+            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
+        bit_gen_state = data["rng"]
+        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
+        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        knowers = []
+        for row in data["knowers"]:
+            for seats in row:
+                mask = 0
+                for s in seats:
+                    mask |= 1 << int(s)
+                knowers.append(mask)
+        memory = data["memory"]
+        if memory not in MEMORY_MODES:
+            raise ConfigError(f"memory must be one of {MEMORY_MODES}, got {memory!r}")
+        played = 0
+        for s in data["played"]:
+            played |= 1 << int(s)
+        return RatatatState(
+            num_players=n,
+            max_turns=int(data["max_turns"]),
+            num_rounds=int(data["num_rounds"]),
+            memory=MEMORY_MODES.index(memory),
+            rng=rng,
+            scores=[int(s) for s in data["scores"]],
+            dealer=int(data["dealer"]),
+            round_index=int(data["round_index"]),
+            round_scores=[[int(x) for x in r] for r in data["round_scores"]],
+            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
+            discard_pile=[parse_card(c) for c in data["discard_pile"]],
+            slots=[parse_card(c) for row in data["rows"] for c in row],
+            knowers=knowers,
+            gens=[int(g) for g in data["gens"]],
+            seen_at=[int(x) for x in data["seen_at"]],
+            changed_at=[int(x) for x in data["changed_at"]],
+            last_decided=[int(x) for x in data["last_decided"]],
+            held=-1 if data["held"] is None else parse_card(data["held"]),
+            held_public=bool(data["held_public"]),
+            held_gen=int(data["held_gen"]),
+            in_use=[parse_card(c) for c in data["in_use"]],
+            set_aside=[parse_card(c) for c in data["set_aside"]],
+            pile_gen=int(data["pile_gen"]),
+            decision=DECISION_NAMES.index(data["decision"]),
+            decider=int(data["decider"]),
+            turns=int(data["turns"]),
+            played=played,
+            knocker=-1 if data["knocker"] is None else int(data["knocker"]),
+            last_rows=[parse_card(c) for c in data["last_rows"]],
+            last_knocker=int(data["last_knocker"]),
+            log=[(int(s), int(a)) for s, a in data["log"]],
+            winners=[int(s) for s in data["winners"]],
+            over=bool(data["over"]),
+            decisions=int(data["decisions"]),
+        )
+
+    # ---- invariants ------------------------------------------------------------------------------
+    def card_zones(self, state: RatatatState) -> dict[str, list[str]]:
+        codes = CARD_CODES
+        zones = {
+            "draw_pile": [codes[c] for c in state.draw_pile],
+            "discard_pile": [codes[c] for c in state.discard_pile],
+            "hand": [codes[state.held]] if state.held >= 0 else [],
+            "in_use": [codes[c] for c in state.in_use],
+            "set_aside": [codes[c] for c in state.set_aside],
+        }
+        for s in range(state.num_players):
+            base = s * SLOTS_PER_SEAT
+            zones[f"row_{s}"] = [codes[c] for c in state.slots[base : base + SLOTS_PER_SEAT]]
+        return zones
+
+    def deck_codes(self) -> list[str]:
+        return [CARD_CODES[c] for c in FULL_DECK]
+
+    def hidden_positions(self, state: RatatatState, seat: int) -> dict[int, list[int]]:
+        """Where ``seat`` cannot see the card, grouped by draw-pile generation.
+
+        Positions: ``i >= 0`` is slot ``i``; ``-1`` the card in another player's hand; ``-2 - j``
+        the draw pile's ``j``-th card from the bottom. Within a generation the seat knows the
+        multiset of the hidden cards but nothing about their order (R17, R18).
+        """
+        groups: dict[int, list[int]] = {}
+        sees_all = state.over or state.memory == SEER
+        if not sees_all:
+            bit = 1 << seat
+            for i, g in enumerate(state.gens):
+                if not state.knowers[i] & bit:
+                    groups.setdefault(g, []).append(i)
+        if visible_held(state, seat) < 0 and state.held >= 0:
+            groups.setdefault(state.held_gen, []).append(-1)
+        if state.draw_pile:
+            groups.setdefault(state.pile_gen, []).extend(
+                -2 - j for j in range(len(state.draw_pile))
+            )
+        return groups
+
+    def resample_hidden(
+        self, state: RatatatState, seat: int, rng: np.random.Generator
+    ) -> RatatatState:
+        """Redraw every card ``seat`` does not know (other seats' and its own unknown slots,
+        another player's drawn card, the draw pile) within its generation, and the generator."""
+        clone = self.from_dict(self.to_dict(state))
+        for positions in self.hidden_positions(clone, seat).values():
+            cards = [_get(clone, p) for p in positions]
+            order = rng.permutation(len(cards))
+            for p, idx in zip(positions, order, strict=True):
+                _put(clone, p, cards[idx])
+        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return clone
+
+
+def _get(state: RatatatState, position: int) -> int:
+    if position >= 0:
+        return state.slots[position]
+    if position == -1:
+        return state.held
+    return state.draw_pile[-2 - position]
+
+
+def _put(state: RatatatState, position: int, card: int) -> None:
+    if position >= 0:
+        state.slots[position] = card
+    elif position == -1:
+        state.held = card
+    else:
+        state.draw_pile[-2 - position] = card
+
+
+def parse_card(code: Any) -> int:
+    card = CODE_TO_CARD.get(str(code).strip().upper())
+    if card is None:
+        raise ConfigError(f"unknown ratatat card code {code!r}; known codes: {CARD_CODES}")
+    return card
+
+
+_ACTION_TEXTS: list[str] = (
+    ["take_discard", "draw"]
+    + [f"slot {k}" for k in range(SLOTS_PER_SEAT)]
+    + ["discard", "use", "redraw"]
+    + [f"peek {k}" for k in range(SLOTS_PER_SEAT)]
+    + ["knock", "no_knock"]
+    + [
+        f"swap {k} {n} {j}"
+        for k in range(SLOTS_PER_SEAT)
+        for n in range(MAX_PLAYERS)
+        for j in range(SLOTS_PER_SEAT)
+    ]
+)
+_TEXT_TO_ACTION: dict[str, int] = {t: a for a, t in enumerate(_ACTION_TEXTS)}
+assert len(_ACTION_TEXTS) == NUM_ACTIONS
+
+
+def describe_action(action: int) -> str:
+    """Action texts of the rules file (seats absolute, slots 0..3 of a row)."""
+    action = int(action)
+    if 0 <= action < NUM_ACTIONS:
+        return _ACTION_TEXTS[action]
+    raise IllegalActionError(f"ratatat has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+def parse_action(text: str) -> int:
+    key = " ".join(str(text).strip().lower().split())
+    action = _TEXT_TO_ACTION.get(key)
+    if action is None:
+        raise IllegalActionError(
+            f"cannot parse ratatat action {text!r}; expected 'take_discard', 'draw', 'slot K', "
+            f"'discard', 'use', 'redraw', 'swap K N J', 'peek K', 'knock' or 'no_knock' with K, J "
+            f"slots in 0..3 and N a seat in 0..{MAX_PLAYERS - 1}"
+        )
+    return action
