@@ -1,11 +1,12 @@
-"""Random-play throughput of every registered game next to PettingZoo's texas_holdem_v4.
+"""Random-play throughput of every registered game next to PettingZoo's classic envs.
 
-    python bench/throughput.py [--seconds 3] [--repeats 3] [--out bench/results/throughput.json]
+    python bench/throughput.py [--seconds 2] [--repeats 3] [--rss-games 10000]
 
 AEC loop, the same for every env: ``env.last()`` (observation + mask), a random legal action
 drawn from the mask with numpy, ``env.step``; terminated agents are stepped with None and the env
 is reset when every agent is done. Engine loop: ``legal_actions`` + ``apply`` only. Each figure is
-the median of ``--repeats`` timed runs; ratios are against texas_holdem_v4 measured in the same run.
+the median of ``--repeats`` timed runs; ratios are against texas_holdem_v4 (and connect_four_v3)
+measured in the same run. Peak RSS: a fresh process playing ``--rss-games`` random games.
 """
 
 from __future__ import annotations
@@ -73,6 +74,55 @@ def median_of(fn, repeats: int) -> float:
     return statistics.median(fn() for _ in range(repeats))
 
 
+def player_counts(game: str) -> list[int]:
+    """2 (or the minimum), 4 (or the nearest allowed) and the maximum."""
+    cls = envs.get_spec(game).engine_cls
+    return sorted({cls.min_players, min(max(4, cls.min_players), cls.max_players), cls.max_players})
+
+
+def aec_ratio(game: str, num_players: int, seconds: float, repeats: int = 3) -> float:
+    """AEC steps/s of ``game`` over texas_holdem_v4's, measured interleaved (A B A B ...) so
+    that both see the same machine load; the median of ``repeats`` pairs."""
+    from pettingzoo.classic import texas_holdem_v4
+
+    ratios = []
+    for _ in range(repeats):
+        peer = aec_steps_per_second(texas_holdem_v4.env, seconds)
+        ours = aec_steps_per_second(lambda: envs.make(game, num_players=num_players), seconds)
+        ratios.append(ours / peer)
+    return statistics.median(ratios)
+
+
+_RSS_SCRIPT = """
+import resource, sys
+import numpy as np
+import envs
+game, n, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+engine = envs.get_spec(game).make_engine(num_players=n)
+rng = np.random.default_rng(0)
+for g in range(games):
+    state = engine.new_game(np.random.default_rng(g))
+    while not engine.is_over(state):
+        legal = engine.legal_actions(state)
+        engine.apply(state, legal[int(rng.integers(len(legal)))])
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def peak_rss_mib(game: str, num_players: int, games: int) -> float:
+    """Peak resident memory of a fresh process playing ``games`` random games (MiB)."""
+    import subprocess
+
+    out = subprocess.run(
+        [sys.executable, "-c", _RSS_SCRIPT, game, str(num_players), str(games)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=str(Path(__file__).resolve().parent.parent),
+    )
+    return int(out.stdout.strip().splitlines()[-1]) / 1024.0
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -81,9 +131,15 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", nargs="*", default=None, help="games (default: all registered)")
     parser.add_argument("--out", default="bench/results/throughput.json")
+    parser.add_argument(
+        "--rss-games",
+        type=int,
+        default=10_000,
+        help="random games for the peak-RSS figure (0: skip)",
+    )
     args = parser.parse_args(argv)
 
-    from pettingzoo.classic import texas_holdem_v4
+    from pettingzoo.classic import connect_four_v3, texas_holdem_v4
 
     results: dict = {
         "machine": {
@@ -99,15 +155,11 @@ def main(argv: list[str] | None = None) -> dict:
     peer = median_of(lambda: aec_steps_per_second(texas_holdem_v4.env, args.seconds), args.repeats)
     results["peers"]["texas_holdem_v4"] = peer
     print(f"{'pettingzoo texas_holdem_v4':<32} {peer:>10.0f} AEC steps/s")
+    c4 = median_of(lambda: aec_steps_per_second(connect_four_v3.env, args.seconds), args.repeats)
+    results["peers"]["connect_four_v3"] = c4
+    print(f"{'pettingzoo connect_four_v3':<32} {c4:>10.0f} AEC steps/s  x{c4 / peer:5.2f}")
     for game in args.games or envs.names():
-        engine_cls = envs.get_spec(game).engine_cls
-        counts = sorted(
-            {
-                engine_cls.min_players,
-                min(max(4, engine_cls.min_players), engine_cls.max_players),
-                engine_cls.max_players,
-            }
-        )
+        counts = player_counts(game)
         for n in counts:
             aec = median_of(
                 lambda g=game, k=n: aec_steps_per_second(
@@ -118,14 +170,19 @@ def main(argv: list[str] | None = None) -> dict:
             eng = median_of(
                 lambda g=game, k=n: engine_decisions_per_second(g, k, args.seconds), args.repeats
             )
+            rss = peak_rss_mib(game, n, args.rss_games) if args.rss_games else None
             results["games"][f"{game}/{n}p"] = {
                 "aec_steps_per_s": aec,
                 "engine_decisions_per_s": eng,
                 "ratio_vs_texas_holdem": aec / peer,
+                "ratio_vs_connect_four": aec / c4,
+                "peak_rss_mib": rss,
+                "rss_games": args.rss_games,
             }
             print(
                 f"{game + f' {n} players':<32} {aec:>10.0f} AEC steps/s  x{aec / peer:5.2f} vs texas_holdem"
                 f"   engine {eng:>9.0f} decisions/s"
+                + (f"   peak RSS {rss:6.1f} MiB ({args.rss_games} games)" if rss else "")
             )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

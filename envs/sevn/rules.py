@@ -1,0 +1,678 @@
+"""SEVN: the pure rules engine (rule ids S1-S27 of ``shared/rules/sevn.md``).
+
+Cards are small ints (index into :data:`CARD_TABLE`): ``0``..``13`` are the number cards of that
+value, ``14``..``16`` the ballast -2/-4/-6, then the modifiers, the action cards and the bonus cards.
+A number or ballast card's index is also its bit in a seat's ``values`` mask (17 distinct values,
+S6). The engine advances on its own through everything the rules decide (the deal, card effects,
+pending draws, hand ends, reshuffles) and stops at the next decision a player must make:
+
+==========================  ====================================  ===============================
+decision                    who decides                           legal actions
+==========================  ====================================  ===============================
+``turn``                    next player still in the hand (S8)    ``pass``, ``draw``
+``target_freeze``           the player who drew FREEZE (S13)      ``target N``, N in the hand
+``target_flip_three``       the player who drew FLIP_THREE (S15)  ``target N``, N in the hand
+``target_second_chance``    the drawer of a 2nd SECOND_CHANCE     ``target N``, N in the hand,
+                            (S14)                                 not the drawer, holding none
+``fork``                    the player who drew FORK (S16)        ``fork 0``, ``fork 1``
+``ballast``                 the player who drew a ballast (S11)   ``keep`` (value not held), ``discard``
+==========================  ====================================  ===============================
+
+``draw`` is always legal: at most 78 cards can lie on the table (6 values + 1 busting duplicate per
+seat, all 22 non-value cards) and 2 set aside for a FORK, so the draw and discard piles together
+always hold at least 40 cards (S26).
+
+Pending draws (FLIP_THREE, STORM) wait in one first-in first-out queue of seats (S18). The deal
+(S7) waits behind that queue: a dealt card that causes draws has them resolved before the next seat
+is dealt. The turn order (S8) waits behind both; the player whose turn caused the draws gets no
+extra turn. SEVN (S10) empties the queue and ends the hand at once.
+
+Rule points this engine settles (the rules file leaves them open):
+
+* A card drawn from the queue is "drawn" by the seat the draw is for: that seat makes the choice
+  it asks for (a FREEZE inside FLIP_THREE is aimed by the FLIP_THREE target, S13/S15).
+* FORK (S16): the card not chosen is discarded before the chosen one resolves (it matters only if
+  resolving the chosen card reshuffles the discard pile).
+* S21: x2 doubles the value sum even when it is negative (the floor at 0 comes last).
+* A ballast whose value is already held offers only ``discard`` (still one decision step, S11).
+* A second SECOND_CHANCE offered to exactly one player is still a decision (the drawer's step).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.engine import (
+    ConfigError,
+    GameEngine,
+    IllegalActionError,
+    check_int,
+    stack_deck,
+)
+
+# ---- cards (S1-S6): the one data table of the deck composition --------------------------------
+NUMBER, BALLAST, MODIFIER, ACTION, BONUS = "number", "ballast", "modifier", "action", "bonus"
+#: (code, kind, value, copies); the row index is the card's int. 120 cards, 31 kinds.
+CARD_TABLE: list[tuple[str, str, int, int]] = [
+    # S1: one 0, and n copies of value n for n = 1..13 (92 cards)
+    *[(str(v), NUMBER, v, max(v, 1)) for v in range(14)],
+    # S2: ballast, two each of -2, -4, -6
+    ("-2", BALLAST, -2, 2),
+    ("-4", BALLAST, -4, 2),
+    ("-6", BALLAST, -6, 2),
+    # S3: modifiers, one each (x2 has no additive value)
+    ("x2", MODIFIER, 0, 1),
+    ("+2", MODIFIER, 2, 1),
+    ("+4", MODIFIER, 4, 1),
+    ("+6", MODIFIER, 6, 1),
+    ("+8", MODIFIER, 8, 1),
+    ("+10", MODIFIER, 10, 1),
+    # S4: actions
+    ("FREEZE", ACTION, 0, 3),
+    ("SECOND_CHANCE", ACTION, 0, 3),
+    ("FLIP_THREE", ACTION, 0, 3),
+    ("FORK", ACTION, 0, 2),
+    ("STORM", ACTION, 0, 2),
+    # S5: bonus cards (their points are in BONUS_POINTS)
+    ("FEATHERWEIGHT", BONUS, 0, 1),
+    ("HEAVYWEIGHT", BONUS, 0, 1),
+    ("STRAIGHT", BONUS, 0, 1),
+]
+CARD_CODES: list[str] = [row[0] for row in CARD_TABLE]
+CARD_KIND: list[str] = [row[1] for row in CARD_TABLE]
+CARD_VALUE: list[int] = [row[2] for row in CARD_TABLE]
+DECK_COUNTS: list[int] = [row[3] for row in CARD_TABLE]
+NUM_CARD_KINDS = len(CARD_TABLE)
+CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
+assert len(FULL_DECK) == 120 and NUM_CARD_KINDS == 31
+
+BALLAST_M2, BALLAST_M4, BALLAST_M6 = 14, 15, 16
+LAST_VALUE_CARD = 16  #: cards 0..16 are values (numbers and ballast, S6)
+X2 = CODE_TO_CARD["x2"]
+LAST_MODIFIER = CODE_TO_CARD["+10"]
+FREEZE = CODE_TO_CARD["FREEZE"]
+SECOND_CHANCE = CODE_TO_CARD["SECOND_CHANCE"]
+FLIP_THREE = CODE_TO_CARD["FLIP_THREE"]
+FORK = CODE_TO_CARD["FORK"]
+STORM = CODE_TO_CARD["STORM"]
+FEATHERWEIGHT = CODE_TO_CARD["FEATHERWEIGHT"]
+HEAVYWEIGHT = CODE_TO_CARD["HEAVYWEIGHT"]
+STRAIGHT = CODE_TO_CARD["STRAIGHT"]
+NUMBER_MASK = (1 << 14) - 1  #: bits of the number values 0..13 (S24: ballast never in a run)
+SEVN_VALUES = 7  #: S10
+SEVN_BONUS = 17  #: S10
+FEATHERWEIGHT_POINTS, HEAVYWEIGHT_POINTS, STRAIGHT_POINTS_PER_CARD = 15, 12, 4  # S22-S24
+
+# ---- player status in the hand -------------------------------------------------------------------
+IN_HAND, PASSED, FROZEN, BUSTED = 0, 1, 2, 3
+STATUS_NAMES = ["in_hand", "passed", "frozen", "busted"]
+
+# ---- decisions -------------------------------------------------------------------------------------
+(
+    NO_DECISION,
+    TURN,
+    TARGET_FREEZE,
+    TARGET_FLIP_THREE,
+    TARGET_SECOND_CHANCE,
+    FORK_CHOICE,
+    KEEP_BALLAST,
+) = range(7)
+DECISION_NAMES = [
+    "none",
+    "turn",
+    "target_freeze",
+    "target_flip_three",
+    "target_second_chance",
+    "fork",
+    "ballast",
+]
+NUM_DECISIONS = len(DECISION_NAMES)
+
+# ---- actions (order of the rules file's Environment contract) ------------------------------------
+MAX_PLAYERS = 8
+PASS, DRAW = 0, 1
+TARGET0 = 2  #: action TARGET0 + seat targets that absolute seat
+FORK0 = TARGET0 + MAX_PLAYERS  #: FORK0 + i chooses the i-th revealed card
+KEEP = FORK0 + 2
+DISCARD = KEEP + 1
+NUM_ACTIONS = DISCARD + 1
+
+
+@dataclass(slots=True)
+class SevnState:
+    """Everything about one game. ``values``/``has_second_chance``/``has_x2`` mirror ``table``."""
+
+    num_players: int
+    target_score: int
+    rng: np.random.Generator
+    scores: list[int]
+    dealer: int
+    draw_pile: list[int]  # top of the pile is the END of the list (pop())
+    discard_pile: list[int]  # in the order cards were discarded
+    table: list[list[int]]  # per seat, face-up cards in arrival order (S26)
+    status: list[int]
+    values: list[int]  # per seat, bitmask of values held (bit = card index, S6)
+    has_second_chance: list[bool]
+    has_x2: list[bool]
+    set_aside: list[int] = field(default_factory=list)  # card(s) waiting for the decision
+    queue: list[int] = field(default_factory=list)  # pending draws, seats, first in first out
+    deal_pos: int = 0  # seats of the deal (S7) done so far; num_players when the deal is over
+    decision: int = NO_DECISION
+    decider: int = -1
+    next_turn: int = 0  # first seat considered for the next turn (S8)
+    banked: list[int] = field(default_factory=list)  # hand score banked this hand, -1 if not
+    last_banked: list[int] = field(default_factory=list)  # banked of the last finished hand
+    last_sevn: int = -1  # seat that made SEVN in the last finished hand, -1 if none
+    winners: list[int] = field(default_factory=list)
+    over: bool = False
+    hand_index: int = 0
+    decisions: int = 0
+
+
+def longest_run(number_mask: int) -> int:
+    """Length of the longest run of consecutive set bits (S24)."""
+    run = 0
+    while number_mask:
+        number_mask &= number_mask << 1
+        run += 1
+    return run
+
+
+def hand_score(cards: list[int], sevn: bool = False) -> int:
+    """S21-S25 for a player not busted: values (x2), + modifiers, + bonuses, + 17, floor 0.
+
+    ``cards`` is the seat's table row (a non-busted row holds each value at most once).
+    """
+    total = modifiers = 0
+    doubled = False
+    bonus = 0
+    values = 0
+    count = low = high = 0
+    for c in cards:
+        if c <= LAST_VALUE_CARD:
+            v = CARD_VALUE[c]
+            total += v
+            values |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
+        elif c == X2:
+            doubled = True
+        elif c <= LAST_MODIFIER:
+            modifiers += CARD_VALUE[c]
+        elif c == FEATHERWEIGHT:
+            bonus |= 1
+        elif c == HEAVYWEIGHT:
+            bonus |= 2
+        elif c == STRAIGHT:
+            bonus |= 4
+    score = (2 * total if doubled else total) + modifiers  # S21: x2 first, then modifiers
+    if bonus & 1 and count >= 4 and low == count:  # S22 (ballast counts)
+        score += FEATHERWEIGHT_POINTS
+    if bonus & 2 and high >= 3:  # S23
+        score += HEAVYWEIGHT_POINTS
+    if bonus & 4:  # S24
+        run = longest_run(values & NUMBER_MASK)
+        if run >= 3:
+            score += STRAIGHT_POINTS_PER_CARD * run
+    if sevn:  # S10; S25: never doubled
+        score += SEVN_BONUS
+    return score if score > 0 else 0  # S21: floored at 0
+
+
+def seat_hand_score(state: SevnState, seat: int, sevn: bool = False) -> int:
+    """What ``seat`` would bank now (S20: 0 when busted)."""
+    if state.status[seat] == BUSTED:
+        return 0
+    return hand_score(state.table[seat], sevn)
+
+
+class SevnGame(GameEngine[SevnState]):
+    """SEVN for 2-8 players (options: ``num_players``, ``first_dealer`` (S7), ``target_score``
+    (S27, 250))."""
+
+    name = "sevn"
+    num_actions = NUM_ACTIONS
+    min_players = 2
+    max_players = MAX_PLAYERS
+    reward_kind = "zero_sum"
+
+    def __init__(self, num_players: int = 4, first_dealer: int = 0, target_score: int = 250):
+        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
+        self.first_dealer = check_int("first_dealer", first_dealer, 0, self.num_players - 1)
+        self.target_score = check_int("target_score", target_score, 1, 100_000)
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def new_game(
+        self, rng: np.random.Generator, options: dict[str, Any] | None = None
+    ) -> SevnState:
+        """Start a game. Options: ``deck`` (codes, top first), ``scores`` (per seat), ``dealer``."""
+        options = dict(options or {})
+        n = self.num_players
+        top = [parse_card(code) for code in options.pop("deck", None) or []]
+        pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
+        scores = options.pop("scores", None)
+        if scores is None:
+            scores = [0] * n
+        if (
+            not isinstance(scores, list | tuple)
+            or len(scores) != n
+            or any(
+                isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores
+            )
+        ):
+            raise ConfigError(f"scores must be {n} non-negative integers, got {scores!r}")
+        dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
+        if options:
+            raise ConfigError(
+                f"unknown sevn game options {sorted(options)}; known: deck, scores, dealer"
+            )
+        state = SevnState(
+            num_players=n,
+            target_score=self.target_score,
+            rng=rng,
+            scores=[int(s) for s in scores],
+            dealer=dealer,
+            draw_pile=pile_top_first[::-1],
+            discard_pile=[],
+            table=[[] for _ in range(n)],
+            status=[IN_HAND] * n,
+            values=[0] * n,
+            has_second_chance=[False] * n,
+            has_x2=[False] * n,
+            last_banked=[-1] * n,
+        )
+        self._start_hand(state)
+        self._advance(state)
+        return state
+
+    # ---- queries ------------------------------------------------------------------------------
+    def current_player(self, state: SevnState) -> int | None:
+        return None if state.over else state.decider
+
+    def legal_actions(self, state: SevnState) -> list[int]:
+        if state.over:
+            return []
+        decision = state.decision
+        if decision == TURN:
+            return [PASS, DRAW]  # S8 (a card can always be drawn, see the module docstring)
+        if decision == TARGET_FREEZE or decision == TARGET_FLIP_THREE:  # S13, S15
+            status = state.status
+            return [TARGET0 + s for s in range(state.num_players) if status[s] == IN_HAND]
+        if decision == TARGET_SECOND_CHANCE:  # S14
+            return [TARGET0 + s for s in second_chance_takers(state, state.decider)]
+        if decision == FORK_CHOICE:  # S16
+            return [FORK0, FORK0 + 1]
+        # S11: keeping a value already held is not allowed
+        if state.values[state.decider] >> state.set_aside[0] & 1:
+            return [DISCARD]
+        return [KEEP, DISCARD]
+
+    def is_over(self, state: SevnState) -> bool:
+        return state.over
+
+    def returns(self, state: SevnState) -> list[float]:
+        """+1 split among the winners, -1 split among the others (sums to 0)."""
+        n = state.num_players
+        if not state.over or len(state.winners) == n:
+            return [0.0] * n
+        win, lose = 1.0 / len(state.winners), -1.0 / (n - len(state.winners))
+        return [win if s in state.winners else lose for s in range(n)]
+
+    def scores(self, state: SevnState) -> list[float]:
+        return [float(s) for s in state.scores]
+
+    def winners(self, state: SevnState) -> list[int]:
+        return list(state.winners)
+
+    def decision_name(self, state: SevnState) -> str:
+        return "game_over" if state.over else DECISION_NAMES[state.decision]
+
+    # ---- action text ----------------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return describe_action(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    # ---- play ---------------------------------------------------------------------------------
+    def apply(self, state: SevnState, action: int, seat: int | None = None) -> None:
+        seat = self.check_turn(state, seat)
+        action = int(action)
+        if action not in self.legal_actions(state):
+            raise self.illegal(state, action)
+        state.decisions += 1
+        decision = state.decision
+        state.decision = NO_DECISION
+        if decision == TURN:
+            state.next_turn = (seat + 1) % state.num_players  # S18: no extra turn afterwards
+            if action == PASS:  # S8
+                state.status[seat] = PASSED
+                self._bank(state, seat)
+            else:
+                self._resolve(state, seat, self._draw(state))
+        elif decision == FORK_CHOICE:  # S16: the other card is discarded, the chosen one resolves
+            chosen = state.set_aside[action - FORK0]
+            other = state.set_aside[1 - (action - FORK0)]
+            state.set_aside.clear()
+            state.discard_pile.append(other)
+            self._resolve(state, seat, chosen)
+        elif decision == KEEP_BALLAST:  # S11
+            card = state.set_aside.pop()
+            if action == DISCARD:
+                state.discard_pile.append(card)
+            else:
+                self._add_value(state, seat, card)
+        else:
+            target = action - TARGET0
+            card = state.set_aside.pop()
+            state.table[target].append(card)  # S26: in front of the target
+            if decision == TARGET_FREEZE:  # S13
+                state.status[target] = FROZEN
+                self._bank(state, target)
+            elif decision == TARGET_FLIP_THREE:  # S15
+                state.queue += (target, target, target)
+            else:  # S14: the hand-off
+                state.has_second_chance[target] = True
+        self._advance(state)
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _start_hand(self, state: SevnState) -> None:
+        """S7: everyone back in the hand; the deal starts left of the dealer."""
+        n = state.num_players
+        state.status = [IN_HAND] * n
+        state.values = [0] * n
+        state.has_second_chance = [False] * n
+        state.has_x2 = [False] * n
+        state.banked = [-1] * n
+        state.queue = []
+        state.deal_pos = 0
+        state.next_turn = (state.dealer + 1) % n
+
+    def _end_hand(self, state: SevnState, sevn_seat: int = -1) -> None:
+        """S19/S26/S27: table to the discard pile, the end of the game is checked, next hand."""
+        for cards in state.table:
+            state.discard_pile.extend(cards)
+            cards.clear()
+        state.queue.clear()  # S10: pending draws are cancelled
+        n = state.num_players
+        state.values = [0] * n  # the row caches follow the (now empty) table
+        state.has_second_chance = [False] * n
+        state.has_x2 = [False] * n
+        state.last_banked = state.banked
+        state.last_sevn = sevn_seat
+        state.hand_index += 1
+        scores = state.scores
+        best = max(scores)
+        if best >= state.target_score and scores.count(best) == 1:  # S27 (ties play on)
+            state.winners = [scores.index(best)]
+            state.over = True
+            state.decision = NO_DECISION
+            state.decider = -1
+            state.banked = [-1] * n
+            return
+        state.dealer = (state.dealer + 1) % n  # S7: clockwise
+        self._start_hand(state)
+
+    def _advance(self, state: SevnState) -> None:
+        """Run everything the rules decide until a player must choose or the game ends."""
+        n = state.num_players
+        status = state.status
+        while not state.over and state.decision == NO_DECISION:
+            if state.queue:  # S18: first in, first out; skipped for players who left
+                seat = state.queue.pop(0)
+                if state.status[seat] == IN_HAND:
+                    self._resolve(state, seat, self._draw(state))
+                status = state.status  # a SEVN may have started a new hand
+                continue
+            if state.deal_pos < n:  # S7: waits behind the pending draws
+                seat = (state.dealer + 1 + state.deal_pos) % n
+                state.deal_pos += 1
+                if status[seat] == IN_HAND:
+                    self._resolve(state, seat, self._draw(state))
+                status = state.status
+                continue
+            seat = state.next_turn  # S8
+            for _ in range(n):
+                if status[seat] == IN_HAND:
+                    state.decision, state.decider = TURN, seat
+                    break
+                seat = (seat + 1) % n
+            else:
+                self._end_hand(state)  # S19: nobody left
+                status = state.status
+
+    def _draw(self, state: SevnState) -> int:
+        """S26: the discard pile (never the table) is reshuffled only when the draw pile is empty."""
+        if not state.draw_pile:
+            pile = state.discard_pile
+            if not pile:  # impossible by the card count (module docstring)
+                raise RuntimeError("sevn: draw and discard piles are both empty")
+            order = state.rng.permutation(len(pile))
+            state.draw_pile = [pile[i] for i in order]
+            state.discard_pile = []
+        return state.draw_pile.pop()
+
+    def _resolve(self, state: SevnState, seat: int, card: int) -> None:
+        """Resolve ``card`` drawn by ``seat`` (S9-S17); may leave a decision pending."""
+        if card <= LAST_VALUE_CARD:
+            if card >= BALLAST_M2:  # S11: keep or discard
+                state.set_aside.append(card)
+                state.decision, state.decider = KEEP_BALLAST, seat
+                return
+            if state.values[seat] >> card & 1:  # S9: duplicate value
+                if state.has_second_chance[seat]:  # spent with the duplicate (S26: discard)
+                    state.table[seat].remove(SECOND_CHANCE)
+                    state.has_second_chance[seat] = False
+                    state.discard_pile.append(SECOND_CHANCE)
+                    state.discard_pile.append(card)
+                else:  # S20: bust, the duplicate stays in front of the player
+                    state.table[seat].append(card)
+                    state.status[seat] = BUSTED
+                return
+            self._add_value(state, seat, card)
+            return
+        if card <= LAST_MODIFIER or card >= FEATHERWEIGHT:  # S12: kept, never values
+            state.table[seat].append(card)
+            if card == X2:
+                state.has_x2[seat] = True
+            return
+        if card == FREEZE or card == FLIP_THREE:  # S13, S15: the drawer chooses a target
+            state.set_aside.append(card)
+            state.decision = TARGET_FREEZE if card == FREEZE else TARGET_FLIP_THREE
+            state.decider = seat
+        elif card == SECOND_CHANCE:  # S14
+            if not state.has_second_chance[seat]:
+                state.table[seat].append(card)
+                state.has_second_chance[seat] = True
+            elif second_chance_takers(state, seat):
+                state.set_aside.append(card)
+                state.decision, state.decider = TARGET_SECOND_CHANCE, seat
+            else:
+                state.discard_pile.append(card)  # nobody can take it
+        elif card == FORK:  # S16: two cards revealed to all
+            state.table[seat].append(card)
+            first = self._draw(state)
+            state.set_aside.append(first)  # set aside before the 2nd draw may reshuffle
+            state.set_aside.append(self._draw(state))
+            state.decision, state.decider = FORK_CHOICE, seat
+        else:  # S17: STORM, one draw per player in the hand, clockwise from the drawer
+            state.table[seat].append(card)
+            n = state.num_players
+            status = state.status
+            for k in range(n):
+                s = (seat + k) % n
+                if status[s] == IN_HAND:
+                    state.queue.append(s)
+
+    def _add_value(self, state: SevnState, seat: int, card: int) -> None:
+        """A new value joins the row (S9, S11); the 7th distinct value is SEVN (S10)."""
+        state.table[seat].append(card)
+        state.values[seat] |= 1 << card
+        if state.values[seat].bit_count() == SEVN_VALUES:
+            self._sevn(state, seat)
+
+    def _sevn(self, state: SevnState, seat: int) -> None:
+        """S10: everybody still in the hand banks (the SEVN player +17); the hand ends at once."""
+        for s in range(state.num_players):
+            if state.status[s] == IN_HAND:
+                self._bank(state, s, sevn=s == seat)
+        self._end_hand(state, sevn_seat=seat)
+
+    def _bank(self, state: SevnState, seat: int, sevn: bool = False) -> None:
+        """Add the hand score to the game total now (contract: scores change when banking)."""
+        points = hand_score(state.table[seat], sevn)
+        state.scores[seat] += points
+        state.banked[seat] = points
+
+    # ---- serialisation ---------------------------------------------------------------------------
+    def to_dict(self, state: SevnState) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "num_players": state.num_players,
+            "target_score": state.target_score,
+            "scores": list(state.scores),
+            "winners": list(state.winners),
+            "current_player": self.current_player(state),
+            "decision": DECISION_NAMES[state.decision],
+            "decider": state.decider,
+            "dealer": state.dealer,
+            "draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)],
+            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
+            "table": [[CARD_CODES[c] for c in cards] for cards in state.table],
+            "status": [STATUS_NAMES[s] for s in state.status],
+            "set_aside": [CARD_CODES[c] for c in state.set_aside],
+            "pending": list(state.queue),
+            "deal_pos": state.deal_pos,
+            "next_turn": state.next_turn,
+            "banked": list(state.banked),
+            "last_banked": list(state.last_banked),
+            "last_sevn": state.last_sevn,
+            "over": state.over,
+            "hand_index": state.hand_index,
+            "decisions": state.decisions,
+            "rng": copy.deepcopy(state.rng.bit_generator.state),
+        }
+
+    def from_dict(self, data: dict[str, Any]) -> SevnState:
+        n = int(data["num_players"])
+        if n != self.num_players:
+            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
+        bit_gen_state = data["rng"]
+        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
+        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        table = [[parse_card(c) for c in cards] for cards in data["table"]]
+        values = [0] * n
+        for s, cards in enumerate(table):
+            for c in cards:  # a busted row's duplicate sets a bit already set
+                if c <= LAST_VALUE_CARD:
+                    values[s] |= 1 << c
+        return SevnState(
+            num_players=n,
+            target_score=int(data["target_score"]),
+            rng=rng,
+            scores=[int(s) for s in data["scores"]],
+            dealer=int(data["dealer"]),
+            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
+            discard_pile=[parse_card(c) for c in data["discard_pile"]],
+            table=table,
+            status=[STATUS_NAMES.index(s) for s in data["status"]],
+            values=values,
+            has_second_chance=[SECOND_CHANCE in cards for cards in table],
+            has_x2=[X2 in cards for cards in table],
+            set_aside=[parse_card(c) for c in data["set_aside"]],
+            queue=[int(s) for s in data["pending"]],
+            deal_pos=int(data["deal_pos"]),
+            decision=DECISION_NAMES.index(data["decision"]),
+            decider=int(data["decider"]),
+            next_turn=int(data["next_turn"]),
+            banked=[int(b) for b in data["banked"]],
+            last_banked=[int(b) for b in data["last_banked"]],
+            last_sevn=int(data["last_sevn"]),
+            winners=[int(s) for s in data["winners"]],
+            over=bool(data["over"]),
+            hand_index=int(data["hand_index"]),
+            decisions=int(data["decisions"]),
+        )
+
+    # ---- invariants ------------------------------------------------------------------------------
+    def card_zones(self, state: SevnState) -> dict[str, list[str]]:
+        zones = {
+            "draw_pile": [CARD_CODES[c] for c in state.draw_pile],
+            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
+            "set_aside": [CARD_CODES[c] for c in state.set_aside],
+        }
+        for s, cards in enumerate(state.table):
+            zones[f"table_{s}"] = [CARD_CODES[c] for c in cards]
+        return zones
+
+    def deck_codes(self) -> list[str]:
+        return [CARD_CODES[c] for c in FULL_DECK]
+
+    def resample_hidden(self, state: SevnState, seat: int, rng: np.random.Generator) -> SevnState:
+        """Only the draw-pile order and the generator are hidden: every card is dealt face up,
+        FORK cards are revealed to all and every discard was seen (S16, S26)."""
+        clone = self.from_dict(self.to_dict(state))
+        clone.draw_pile = [clone.draw_pile[i] for i in rng.permutation(len(clone.draw_pile))]
+        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return clone
+
+
+def second_chance_takers(state: SevnState, drawer: int) -> list[int]:
+    """S14: players still in the hand, other than the drawer, who hold no SECOND_CHANCE."""
+    return [
+        s
+        for s in range(state.num_players)
+        if s != drawer and state.status[s] == IN_HAND and not state.has_second_chance[s]
+    ]
+
+
+def parse_card(code: Any) -> int:
+    text = str(code).strip()
+    card = CODE_TO_CARD.get(text)
+    if card is None:
+        card = CODE_TO_CARD.get(text.upper(), CODE_TO_CARD.get(text.lower()))
+    if card is None:
+        raise ConfigError(f"unknown sevn card code {code!r}; known codes: {CARD_CODES}")
+    return card
+
+
+def describe_action(action: int) -> str:
+    """Action texts of the rules file: ``pass``, ``draw``, ``target N`` (absolute seat),
+    ``fork 0`` / ``fork 1``, ``keep``, ``discard``."""
+    action = int(action)
+    if action == PASS:
+        return "pass"
+    if action == DRAW:
+        return "draw"
+    if TARGET0 <= action < FORK0:
+        return f"target {action - TARGET0}"
+    if FORK0 <= action < KEEP:
+        return f"fork {action - FORK0}"
+    if action == KEEP:
+        return "keep"
+    if action == DISCARD:
+        return "discard"
+    raise IllegalActionError(f"sevn has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().lower().split()
+    single = {"pass": PASS, "draw": DRAW, "keep": KEEP, "discard": DISCARD}
+    if len(words) == 1 and words[0] in single:
+        return single[words[0]]
+    if len(words) == 2 and words[1].isdigit():
+        k = int(words[1])
+        if words[0] == "target" and k < MAX_PLAYERS:
+            return TARGET0 + k
+        if words[0] == "fork" and k < 2:
+            return FORK0 + k
+    raise IllegalActionError(
+        f"cannot parse sevn action {text!r}; expected 'pass', 'draw', 'target N' with N a seat "
+        f"in 0..{MAX_PLAYERS - 1}, 'fork 0', 'fork 1', 'keep' or 'discard'"
+    )
