@@ -1,0 +1,1168 @@
+"""Suicidium: the pure rules engine (rule ids U1-U36 of ``shared/rules/suicidium.md``).
+
+Action cards are ints: their index in ``catalogue.yaml`` (U30); objects are the ints ``RAZOR``..
+``HARAKIRI`` (U1, U35). The engine advances on its own through everything the rules decide (draw
+costs, object draws, the order of the response window, resolution, the end of turn) and stops at
+the next decision a player must make:
+
+===================  ==========================================  ===================================
+decision             who decides                                 legal actions
+===================  ==========================================  ===================================
+``draw``             the active player (U7, U9)                  ``draw K``; ``discard ID`` (full hand:
+                                                                 discard ID, draw one)
+``main``             the active player, up to 3 cards (U8, U9)   ``play ID``; ``pass`` (end the phase)
+``target_player``    the card's player (U8, U23)                 ``target N``
+``target_card``      the response's player (U10, U20-U24)        ``on ID`` (a card on the table)
+``respond``          each opponent still in the game clockwise,  ``play ID`` (a RESPONSE); ``pass``
+                     then the active player if one responded
+``discard``          the target of a draw-then-discard (U26)     ``discard ID``
+``take``             the player of "Macchina del tempo" (U28)    ``take ID`` (discarded earlier)
+===================  ==========================================  ===================================
+
+Every opponent gets its ``respond`` decision even when only ``pass`` is legal (U10), so the
+sequence of decisions never tells who holds responses.
+
+Settled readings (the rules file leaves them open; tests pin each one):
+
+* Options: ``mode`` is "SURVIVE" or "DEPRESSION" (any case). With 5 players the expansion objects
+  are always in the object deck (U35), whatever ``expansion`` (which adds the party action cards).
+* Dealing (contract): seat 0 gets the top 7 cards, seat 1 the next 7, and so on. Seat 0 starts.
+  Object codes inside the ``deck`` option stack the object deck (so a full deck order of
+  ``deck_codes()`` fixes every card).
+* U4: the hand limit bounds draws (U7). Effects (steals, free draws, exchanges) may take a hand
+  above 7; the U7 "discard one, draw one" is open to any hand of 7 or more.
+* U5 with an empty object deck counts as a match (no new type is left to draw).
+* U9: ``draw 0`` is legal only when the player can then play a card (a POINTS or EVENT card:
+  a RESPONSE needs one of its own cards on the table first); ``pass`` in MAIN is illegal until
+  the obligation is met. A player that can neither draw nor play passes without a decision; a
+  MAIN phase that is reached is always a decision (with only ``pass`` when nothing is playable).
+* U7/U12: a draw never asks for more cards than the draw and discard piles hold together.
+* U11: a card whose recipient is out of the game does nothing to it; the cards of an active player
+  eliminated during its own resolution still resolve, and effects that would benefit it vanish.
+* U20-U24: a cancel works whatever happened to its target; a DOUBLE, REDIRECT or STEAL_PLAYED
+  works only if neither it nor the card it rests on is cancelled (cancelled cards carry nothing).
+* U23: each recipient slot takes any player still in the game (repeats allowed, the source says
+  "freely"); with several REDIRECTs on one card the last one played that works decides.
+* U24/U27: a lasting EVENT that is stolen has no lasting effect (it never lies in front of its
+  target); the first working STEAL_PLAYED on a card gets it.
+* U26: "discard N of its choice" discards min(N, hand size) cards, one decision each. Effects
+  between the card's player and its target (steal, peek, exchange) do nothing when a REDIRECT
+  made the card's player its own target.
+* POINTS targets "(any player)" include the active player; "an opponent" is any other player
+  still in the game; EVENT targets: SKIP_* and hand effects an opponent, SHIELD any player,
+  free draws and "Macchina del tempo" the card's player.
+* U27: a lasting EVENT takes effect when it resolves (a SHIELD resolved first protects against
+  the same turn's later cards) and leaves at the end of the target's next turn: the turn after
+  the one in which it arrived, even when it arrived during the target's own turn.
+* U36: ``object_matches`` is the one place where BOOTH matches any type.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.engine import (
+    ConfigError,
+    GameEngine,
+    IllegalActionError,
+    check_int,
+    stack_deck,
+)
+from envs.suicidium.catalogue import (
+    EFFECTS,
+    TARGET_ANY,
+    TARGET_CARD,
+    TARGET_NONE,
+    TARGET_OPPONENT,
+    Card,
+    load_catalogue,
+)
+
+# ---- the catalogue as flat tables (U30, U32) ----------------------------------------------------
+CATALOGUE: list[Card] = load_catalogue()
+NUM_CARDS = len(CATALOGUE)
+CARD_IDS: list[str] = [c.id for c in CATALOGUE]
+CARD_NAMES: list[str] = [c.name for c in CATALOGUE]
+ID_TO_CARD: dict[str, int] = {c.id: c.index for c in CATALOGUE}
+POINTS, EVENT, RESPONSE = 0, 1, 2
+KIND_NAMES = ["POINTS", "EVENT", "RESPONSE"]
+EFFECT_NAMES: list[str] = list(EFFECTS)
+(
+    E_POINTS_ONE,
+    E_POINTS_SELF_AND_OPPONENT,
+    E_POINTS_OPPONENTS,
+    E_POINTS_ALL,
+    E_POINTS_GAIN_LOSS,
+    E_SKIP_DRAW,
+    E_SKIP_MAIN,
+    E_SHIELD,
+    E_DISCARD_RANDOM,
+    E_DRAW_DISCARD,
+    E_STEAL_RANDOM,
+    E_PEEK,
+    E_EXCHANGE_HANDS,
+    E_DRAW,
+    E_RECOVER,
+    E_CANCEL_POINTS,
+    E_CANCEL_EVENT,
+    E_CANCEL_ANY,
+    E_DOUBLE,
+    E_REDIRECT,
+    E_STEAL_PLAYED,
+) = range(len(EFFECT_NAMES))
+assert EFFECT_NAMES[E_STEAL_PLAYED] == "steal_played" and EFFECT_NAMES[E_DRAW] == "draw"
+T_NONE, T_ANY, T_OPPONENT, T_CARD = 0, 1, 2, 3
+_TARGETING = {TARGET_NONE: T_NONE, TARGET_ANY: T_ANY, TARGET_OPPONENT: T_OPPONENT, TARGET_CARD: 3}
+KIND: list[int] = [KIND_NAMES.index(c.kind) for c in CATALOGUE]
+EFFECT: list[int] = [EFFECT_NAMES.index(c.effect) for c in CATALOGUE]
+AMOUNT: list[int] = [c.amount for c in CATALOGUE]
+TARGETING: list[int] = [_TARGETING[EFFECTS[c.effect][1]] for c in CATALOGUE]
+IS_PARTY: list[bool] = [c.set == "party" for c in CATALOGUE]
+BASE_DECK: list[int] = [c.index for c in CATALOGUE if c.set == "base"]
+PARTY_DECK: list[int] = [c.index for c in CATALOGUE if c.set == "party"]
+LASTING_EFFECTS = (E_SKIP_DRAW, E_SKIP_MAIN, E_SHIELD)
+CANCELS = (E_CANCEL_POINTS, E_CANCEL_EVENT, E_CANCEL_ANY)
+
+# ---- objects (U1, U35, U36) -----------------------------------------------------------------------
+RAZOR, NOOSE, POISON, BOOTH, HARAKIRI = 0, 1, 2, 3, 4
+OBJECT_CODES = ["RAZOR", "NOOSE", "POISON", "BOOTH", "HARAKIRI"]
+NUM_OBJECT_TYPES = len(OBJECT_CODES)
+BASE_OBJECTS: list[int] = [RAZOR] * 4 + [NOOSE] * 4 + [POISON] * 4 + [BOOTH]
+PARTY_OBJECTS: list[int] = [RAZOR, NOOSE, POISON] + [HARAKIRI] * 5
+
+
+def object_matches(held: list[int], drawn: int) -> bool:
+    """U5/U36: a drawn object ends a player's game when it repeats a type it holds, or is BOOTH.
+
+    The one place that decides what BOOTH matches, so that a variant can change it.
+    """
+    return drawn == BOOTH or drawn in held
+
+
+# ---- game constants ---------------------------------------------------------------------------------
+SURVIVE, DEPRESSION = 0, 1
+MODE_NAMES = ["SURVIVE", "DEPRESSION"]
+START_WP = 10  # U3
+MAX_WP = 10
+HAND_SIZE = 7  # U4
+MAX_PLAYS = 3  # U8, U10
+MAX_PLAYERS = 5
+
+# ---- actions (indexed by catalogue id, so an action keeps its meaning across turns) -----------------
+PASS = 0
+DRAW0 = 1  #: DRAW0 + k: "draw k", k in 0..7
+TARGET0 = DRAW0 + HAND_SIZE + 1  #: TARGET0 + seat: "target N"
+PLAY0 = TARGET0 + MAX_PLAYERS  #: PLAY0 + card: "play ID"
+ON0 = PLAY0 + NUM_CARDS  #: ON0 + card: "on ID" (a card on the table)
+DISCARD0 = ON0 + NUM_CARDS  #: DISCARD0 + card: "discard ID"
+TAKE0 = DISCARD0 + NUM_CARDS  #: TAKE0 + card: "take ID" (from the discard pile)
+NUM_ACTIONS = TAKE0 + NUM_CARDS
+
+# ---- decisions, phases, internal steps ------------------------------------------------------------
+(D_NONE, D_DRAW, D_MAIN, D_TARGET_PLAYER, D_TARGET_CARD, D_RESPOND, D_DISCARD, D_TAKE) = range(8)
+DECISION_NAMES = [
+    "none",
+    "draw",
+    "main",
+    "target_player",
+    "target_card",
+    "respond",
+    "discard",
+    "take",
+]
+PH_DRAW, PH_MAIN, PH_RESPONSE, PH_RESOLUTION = 0, 1, 2, 3
+PHASE_NAMES = ["draw", "main", "response", "resolution"]
+(
+    ST_WAIT,
+    ST_START_TURN,
+    ST_MAIN,
+    ST_END_MAIN,
+    ST_NEXT_RESPONDER,
+    ST_RESPOND,
+    ST_RESOLVE_START,
+    ST_RESOLVE,
+    ST_END_TURN,
+) = range(9)
+
+# table entry fields: [card, player, target entry index (-1: a main card), seats, placed]
+E_CARD, E_PLAYER, E_TARGET, E_SEATS, E_PLACED = 0, 1, 2, 3, 4
+
+
+@dataclass(slots=True)
+class SuicidiumState:
+    """Everything about one game (hidden parts included: hands, pile orders, the generator)."""
+
+    num_players: int
+    mode: int
+    expansion: bool
+    rng: np.random.Generator
+    wp: list[int]
+    alive: list[bool]
+    hands: list[list[int]]
+    draw_pile: list[int]  # top of the pile is the END of the list
+    discard_pile: list[int]  # in discard order
+    object_pile: list[int]  # top is the END of the list
+    objects: list[list[int]]  # per seat, face up in the order drawn
+    lasting: list[list[list[int]]]  # per seat, [card, turn it arrived] (U27)
+    known_by: list[int]  # per card: bitmask of seats that know which hand holds it (PEEK, ...)
+    active: int = 0
+    turn: int = 0
+    phase: int = PH_DRAW
+    step: int = ST_START_TURN
+    decision: int = D_NONE
+    decider: int = -1
+    table: list[list[Any]] = field(default_factory=list)  # the cards played this turn
+    played: int = 0  # cards the decider played in this MAIN phase / response turn
+    drew: int = 0  # cards drawn in this turn's DRAW phase
+    skip_draw_now: bool = False
+    skip_main_now: bool = False
+    responders: list[int] = field(default_factory=list)  # opponents still to respond
+    responded: bool = False  # an opponent played a response this turn
+    active_responding: bool = False
+    need: int = 0  # recipients still to choose for the card being played
+    res_idx: int = 0
+    res_active: list[bool] = field(default_factory=list)
+    discard_left: int = 0
+    discard_mark: int = 0  # discard_pile[:discard_mark] was discarded before this turn (U28)
+    winners: list[int] = field(default_factory=list)
+    over: bool = False
+    decisions: int = 0
+    passes_in_a_row: int = 0
+
+
+def table_activity(table: list[list[Any]]) -> list[bool]:
+    """Which cards on the table work (U20-U24).
+
+    A card is cancelled when a working cancel targets it; a cancel works when nothing cancels it
+    (cancelling a cancel restores its target, U21); any other response works when it is not
+    cancelled and the card it rests on works (a cancelled card carries nothing, U20). Responses
+    always come after their targets, so one backward and one forward pass settle everything.
+    """
+    n = len(table)
+    cancelled = [False] * n
+    for i in range(n - 1, -1, -1):
+        entry = table[i]
+        if not cancelled[i] and entry[E_TARGET] >= 0 and EFFECT[entry[E_CARD]] in CANCELS:
+            cancelled[entry[E_TARGET]] = True
+    active = [False] * n
+    for i in range(n):
+        if cancelled[i]:
+            continue
+        entry = table[i]
+        t = entry[E_TARGET]
+        active[i] = t < 0 or EFFECT[entry[E_CARD]] in CANCELS or active[t]
+    return active
+
+
+def card_modifiers(
+    table: list[list[Any]], active: list[bool], i: int
+) -> tuple[int, list[int], int]:
+    """(multiplier, recipients, thief seat or -1) of table card ``i`` after its responses (U22-U24)."""
+    mult = 1
+    seats = table[i][E_SEATS]
+    thief = -1
+    for j in range(i + 1, len(table)):
+        r = table[j]
+        if r[E_TARGET] == i and active[j]:
+            eff = EFFECT[r[E_CARD]]
+            if eff == E_DOUBLE:
+                mult += 1
+            elif eff == E_REDIRECT:
+                seats = r[E_SEATS]
+            elif eff == E_STEAL_PLAYED and thief < 0:
+                thief = r[E_PLAYER]
+    return mult, seats, thief
+
+
+def point_changes(card: int, seats: list[int], mult: int) -> list[tuple[int, int]]:
+    """(seat, WP change) per recipient slot of a POINTS card (U22: doubles add the base again)."""
+    amount = AMOUNT[card] * mult
+    if EFFECT[card] == E_POINTS_GAIN_LOSS:  # slot 0 gains, slot 1 loses
+        return [(s, amount if k == 0 else -amount) for k, s in enumerate(seats)]
+    return [(s, amount) for s in seats]
+
+
+class SuicidiumGame(GameEngine[SuicidiumState]):
+    """Suicidium for 2-5 players (options ``num_players``, ``mode`` (U6), ``expansion`` (U32)).
+
+    With 5 players the expansion objects are always in the object deck (U35); ``expansion``
+    adds the 8 "Suicidium Party" action cards (U32).
+    """
+
+    name = "suicidium"
+    num_actions = NUM_ACTIONS
+    min_players = 2
+    max_players = MAX_PLAYERS
+    reward_kind = "zero_sum"
+
+    def __init__(self, num_players: int = 4, mode: str = "SURVIVE", expansion: bool = False):
+        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
+        if not isinstance(mode, str) or mode.strip().upper() not in MODE_NAMES:
+            raise ConfigError(f"mode must be one of {MODE_NAMES} (any case), got {mode!r}")
+        self.mode = MODE_NAMES.index(mode.strip().upper())
+        if not isinstance(expansion, bool | np.bool_):
+            raise ConfigError(f"expansion must be True or False, got {expansion!r}")
+        self.expansion = bool(expansion)
+        self.action_deck: list[int] = BASE_DECK + (PARTY_DECK if self.expansion else [])
+        self.object_deck: list[int] = BASE_OBJECTS + (
+            PARTY_OBJECTS if self.num_players == 5 else []
+        )
+
+    # ---- set-up --------------------------------------------------------------------------------
+    def new_game(
+        self, rng: np.random.Generator, options: dict[str, Any] | None = None
+    ) -> SuicidiumState:
+        """Start a game.
+
+        Options: ``deck`` (action card ids, top first; without ``hands`` the top 7 go to seat 0,
+        the next 7 to seat 1, ...; object codes in it stack the object deck after ``objects``),
+        ``objects`` (object codes, top first), ``hands`` (exact hands
+        per seat; then nothing is dealt), ``wp`` (per seat, 1..10), ``held`` (object codes each
+        seat already holds), ``first_player`` (seat, default 0).
+        """
+        options = dict(options or {})
+        n = self.num_players
+        top: list[int] = []
+        deck_objects: list[int] = []  # object codes inside `deck` stack the object deck
+        for code in options.pop("deck", None) or []:
+            if str(code).strip().upper() in OBJECT_CODES:
+                deck_objects.append(parse_object(code))
+            else:
+                top.append(self.parse_card(code))
+        hands_opt = options.pop("hands", None)
+        if hands_opt is not None:
+            if not isinstance(hands_opt, list | tuple) or len(hands_opt) != n:
+                raise ConfigError(f"hands must be {n} lists of card ids, got {hands_opt!r}")
+            hands = [[self.parse_card(c) for c in h] for h in hands_opt]
+            rest = list(self.action_deck)
+            for h in hands:
+                for c in h:
+                    if c not in rest:
+                        raise ConfigError(f"hands: card {CARD_IDS[c]!r} is dealt twice")
+                    rest.remove(c)
+            pile = stack_deck(rest, top, rng, CARD_IDS)
+        else:
+            pile = stack_deck(self.action_deck, top, rng, CARD_IDS)
+            hands = [pile[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(n)]
+            pile = pile[HAND_SIZE * n :]
+        held_opt = options.pop("held", None)
+        held: list[list[int]] = [[] for _ in range(n)]
+        rest_objects = list(self.object_deck)
+        if held_opt is not None:
+            if not isinstance(held_opt, list | tuple) or len(held_opt) != n:
+                raise ConfigError(f"held must be {n} lists of object codes, got {held_opt!r}")
+            for s, codes in enumerate(held_opt):
+                for code in codes:
+                    obj = parse_object(code)
+                    if obj not in rest_objects:
+                        raise ConfigError(f"held: no {code!r} left in the object deck")
+                    rest_objects.remove(obj)
+                    held[s].append(obj)
+        object_top = [parse_object(c) for c in options.pop("objects", None) or []] + deck_objects
+        object_pile = stack_deck(rest_objects, object_top, rng, OBJECT_CODES)
+        wp = options.pop("wp", None)
+        if wp is None:
+            wp = [START_WP] * n
+        if len(wp) != n or any(
+            isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
+            for w in wp
+        ):
+            raise ConfigError(f"wp must be {n} integers in [1, {MAX_WP}], got {wp!r}")
+        first = check_int("first_player", options.pop("first_player", 0), 0, n - 1)
+        if options:
+            raise ConfigError(
+                f"unknown suicidium reset options {sorted(options)}; known: deck, objects, "
+                f"hands, wp, held, first_player"
+            )
+        state = SuicidiumState(
+            num_players=n,
+            mode=self.mode,
+            expansion=self.expansion,
+            rng=rng,
+            wp=[int(w) for w in wp],
+            alive=[True] * n,
+            hands=[list(h) for h in hands],
+            draw_pile=pile[::-1],
+            discard_pile=[],
+            object_pile=object_pile[::-1],
+            objects=held,
+            lasting=[[] for _ in range(n)],
+            known_by=[0] * NUM_CARDS,
+            active=first,
+        )
+        self._advance(state)
+        return state
+
+    def parse_card(self, code: Any) -> int:
+        card = ID_TO_CARD.get(str(code).strip().upper())
+        if card is None:
+            raise ConfigError(
+                f"unknown suicidium card id {code!r}; ids are those of envs/suicidium/"
+                f"catalogue.yaml, e.g. {CARD_IDS[:3]}"
+            )
+        if IS_PARTY[card] and not self.expansion:
+            raise ConfigError(
+                f"card {CARD_IDS[card]!r} belongs to the Suicidium Party expansion; "
+                f"create the game with expansion=True to use it"
+            )
+        return card
+
+    # ---- queries ---------------------------------------------------------------------------------
+    def current_player(self, state: SuicidiumState) -> int | None:
+        return None if state.over else state.decider
+
+    def is_over(self, state: SuicidiumState) -> bool:
+        return state.over
+
+    def returns(self, state: SuicidiumState) -> list[float]:
+        """Zero-sum terminal reward: +1 to the winner, -1 split among the others."""
+        n = state.num_players
+        if not state.over or not state.winners:
+            return [0.0] * n
+        lose = -1.0 / (n - len(state.winners))
+        win = 1.0 / len(state.winners)
+        return [win if s in state.winners else lose for s in range(n)]
+
+    def scores(self, state: SuicidiumState) -> list[float]:
+        """Willpower per seat (U3); a player out of the game has 0."""
+        return [float(w) for w in state.wp]
+
+    def winners(self, state: SuicidiumState) -> list[int]:
+        return list(state.winners)
+
+    def decision_name(self, state: SuicidiumState) -> str:
+        return "game_over" if state.over else DECISION_NAMES[state.decision]
+
+    def legal_actions(self, state: SuicidiumState) -> list[int]:
+        if state.over:
+            return []
+        d = state.decision
+        seat = state.decider
+        hand = state.hands[seat]
+        if d == D_MAIN:
+            acts = []
+            if state.played < MAX_PLAYS:
+                flags = _table_classes(state.table)
+                for c in hand:
+                    if KIND[c] != RESPONSE or _response_fits(c, flags):
+                        acts.append(PLAY0 + c)
+            if not acts or state.drew or state.played:  # U9
+                acts.append(PASS)
+            acts.sort()
+            return acts
+        if d == D_RESPOND:
+            acts = [PASS]
+            if state.played < MAX_PLAYS:
+                flags = _table_classes(state.table)
+                for c in hand:
+                    if KIND[c] == RESPONSE and _response_fits(c, flags):
+                        acts.append(PLAY0 + c)
+            acts.sort()
+            return acts
+        if d == D_TARGET_PLAYER:
+            entry = state.table[-1]
+            card = entry[E_CARD]
+            if EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY:
+                return [TARGET0 + s for s in range(state.num_players) if state.alive[s]]
+            player = entry[E_PLAYER]
+            return [TARGET0 + s for s in range(state.num_players) if state.alive[s] and s != player]
+        if d == D_TARGET_CARD:
+            card = state.table[-1][E_CARD]
+            return sorted(ON0 + state.table[i][E_CARD] for i in _card_targets(state, card))
+        if d == D_DRAW:
+            return self._draw_actions(state, seat)
+        if d == D_DISCARD:
+            return sorted(DISCARD0 + c for c in hand)
+        if d == D_TAKE:
+            return sorted(TAKE0 + c for c in state.discard_pile[: state.discard_mark])
+        return []
+
+    def _draw_actions(self, state: SuicidiumState, seat: int) -> list[int]:
+        """U7/U9: draw k (0 only if a card can then be played), or discard one and draw one."""
+        hand = state.hands[seat]
+        kmax = min(HAND_SIZE - len(hand), len(state.draw_pile) + len(state.discard_pile))  # U4, U12
+        if state.mode == SURVIVE:
+            kmax = min(kmax, state.wp[seat])  # U7: never more than its WP
+        acts = []
+        if not state.skip_main_now and _can_open_main(hand):
+            acts.append(DRAW0)
+        acts.extend(DRAW0 + k for k in range(1, kmax + 1))
+        if len(hand) >= HAND_SIZE:
+            acts.extend(sorted(DISCARD0 + c for c in hand))
+        return acts
+
+    # ---- action text -------------------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return describe_action(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    # ---- play ------------------------------------------------------------------------------------------
+    def apply(self, state: SuicidiumState, action: int, seat: int | None = None) -> None:
+        seat = self.check_turn(state, seat)
+        action = int(action)
+        if action not in self.legal_actions(state):
+            raise self.illegal(state, action)
+        state.decisions += 1
+        d = state.decision
+        state.decision = D_NONE
+        if d == D_MAIN or d == D_RESPOND:
+            if action == PASS:
+                state.step = ST_END_MAIN if d == D_MAIN else ST_NEXT_RESPONDER
+            else:
+                self._play(state, seat, action - PLAY0)
+        elif d == D_TARGET_PLAYER:
+            entry = state.table[-1]
+            entry[E_SEATS].append(action - TARGET0)
+            state.need -= 1
+            if state.need > 0:
+                state.decision = D_TARGET_PLAYER
+            else:
+                self._played_one(state)
+        elif d == D_TARGET_CARD:
+            entry = state.table[-1]
+            target_card = action - ON0
+            index = next(i for i, e in enumerate(state.table) if e[E_CARD] == target_card)
+            entry[E_TARGET] = index
+            if EFFECT[entry[E_CARD]] == E_REDIRECT:  # U23: one choice per recipient
+                state.need = len(state.table[index][E_SEATS])
+                state.decision = D_TARGET_PLAYER
+            else:
+                self._played_one(state)
+        elif d == D_DRAW:
+            self._draw_phase(state, seat, action)
+        elif d == D_DISCARD:
+            self._discard_from_hand(state, seat, action - DISCARD0)
+            state.discard_left -= 1
+            if state.discard_left > 0:
+                state.decision = D_DISCARD
+            else:
+                state.step = ST_RESOLVE
+        elif d == D_TAKE:  # U28: "Macchina del tempo"
+            card = action - TAKE0
+            index = state.discard_pile.index(card)
+            del state.discard_pile[index]
+            state.discard_mark -= 1
+            state.hands[seat].append(card)
+            state.known_by[card] = (1 << state.num_players) - 1  # everyone saw it taken
+            state.step = ST_RESOLVE
+        self._advance(state)
+
+    # ---- internals: turn flow ----------------------------------------------------------------------
+    def _advance(self, state: SuicidiumState) -> None:
+        """Run everything the rules decide until a player must choose or the game ends."""
+        while not state.over and state.decision == D_NONE:
+            step = state.step
+            if step == ST_START_TURN:
+                self._start_turn(state)
+            elif step == ST_MAIN:
+                if state.played >= MAX_PLAYS:  # U8: at most 3 cards
+                    state.step = ST_END_MAIN
+                else:
+                    state.decision, state.decider = D_MAIN, state.active
+            elif step == ST_END_MAIN:
+                if state.table:  # U10: responses only if a card was put on the table
+                    n = state.num_players
+                    a = state.active
+                    state.phase = PH_RESPONSE
+                    state.responders = [
+                        (a + k) % n for k in range(1, n) if state.alive[(a + k) % n]
+                    ]
+                    state.step = ST_NEXT_RESPONDER
+                else:
+                    state.step = ST_END_TURN
+            elif step == ST_NEXT_RESPONDER:
+                state.played = 0
+                if state.responders:
+                    state.decision, state.decider = D_RESPOND, state.responders.pop(0)
+                elif state.responded and not state.active_responding:
+                    state.active_responding = True
+                    state.decision, state.decider = D_RESPOND, state.active
+                else:
+                    state.step = ST_RESOLVE_START
+            elif step == ST_RESPOND:
+                if state.played >= MAX_PLAYS:
+                    state.step = ST_NEXT_RESPONDER
+                else:
+                    state.decision = D_RESPOND
+            elif step == ST_RESOLVE_START:
+                state.phase = PH_RESOLUTION
+                state.res_active = table_activity(state.table)
+                state.res_idx = 0
+                state.step = ST_RESOLVE
+            elif step == ST_RESOLVE:
+                self._resolve(state)
+            elif step == ST_END_TURN:
+                self._end_turn(state)
+            else:  # pragma: no cover - a decision was expected
+                raise RuntimeError(f"suicidium: stuck at step {step} without a decision")
+
+    def _start_turn(self, state: SuicidiumState) -> None:
+        """U7-U9: lasting skips of this turn, then the draw decision (or MAIN, or a pass)."""
+        a = state.active
+        state.turn += 1
+        state.table = []
+        state.played = state.drew = 0
+        state.responded = state.active_responding = False
+        state.discard_mark = len(state.discard_pile)
+        skip_draw = skip_main = False
+        for card, arrived in state.lasting[a]:
+            if arrived < state.turn:
+                eff = EFFECT[card]
+                skip_draw |= eff == E_SKIP_DRAW
+                skip_main |= eff == E_SKIP_MAIN
+        state.skip_draw_now, state.skip_main_now = skip_draw, skip_main
+        hand = state.hands[a]
+        can_play = not skip_main and _can_open_main(hand)
+        can_draw = not skip_draw and (
+            len(hand) >= HAND_SIZE or len(state.draw_pile) + len(state.discard_pile) > 0
+        )
+        if not can_draw and not can_play:  # U9: no way to meet the obligation: pass
+            state.passes_in_a_row += 1
+            if state.passes_in_a_row > 4 * state.num_players:  # pragma: no cover
+                raise RuntimeError("suicidium: every player keeps passing (engine bug)")
+            state.step = ST_END_TURN
+            return
+        state.passes_in_a_row = 0
+        if skip_draw:  # U9: may not draw, must play
+            state.phase = PH_MAIN
+            state.step = ST_MAIN
+        else:
+            state.phase = PH_DRAW
+            state.decision, state.decider = D_DRAW, a
+            state.step = ST_WAIT
+
+    def _draw_phase(self, state: SuicidiumState, seat: int, action: int) -> None:
+        """U7: draw k cards one at a time, or discard one and draw one; costs by mode."""
+        if action >= DISCARD0:
+            self._discard_from_hand(state, seat, action - DISCARD0)
+            k = 1
+        else:
+            k = action - DRAW0
+        for _ in range(k):
+            state.drew += 1
+            if not self._draw_paid(state, seat):
+                break
+        if state.over:
+            return
+        if not state.alive[seat] or state.skip_main_now:
+            state.step = ST_END_TURN
+        else:
+            state.phase = PH_MAIN
+            state.step = ST_MAIN
+
+    def _draw_paid(self, state: SuicidiumState, seat: int) -> bool:
+        """Draw one card in the DRAW phase and pay for it (U7); False stops the drawing."""
+        card = self._draw_card(state)
+        if card < 0:
+            return False
+        state.hands[seat].append(card)
+        if state.mode == SURVIVE:
+            state.wp[seat] -= 1
+            if state.wp[seat] <= 0:  # U7: reaching 0 ends the drawing, then U5
+                state.wp[seat] = 0
+                self._zero(state, seat)
+                return False
+            return True
+        n = state.num_players
+        for k in range(1, n):  # DEPRESSION: every opponent pays, in seat order (U5 each)
+            o = (seat + k) % n
+            if state.alive[o]:
+                state.wp[o] -= 1
+                if state.wp[o] <= 0:
+                    state.wp[o] = 0
+                    self._zero(state, o)
+                    if state.over:
+                        return False
+        return True
+
+    def _draw_card(self, state: SuicidiumState) -> int:
+        """U12: the top card; an empty draw pile is refilled by shuffling the discard pile."""
+        if not state.draw_pile:
+            pile = state.discard_pile
+            if not pile:
+                return -1
+            order = state.rng.permutation(len(pile))
+            state.draw_pile = [pile[i] for i in order]
+            state.discard_pile = []
+            state.discard_mark = 0
+        return state.draw_pile.pop()
+
+    def _discard_from_hand(self, state: SuicidiumState, seat: int, card: int) -> None:
+        state.hands[seat].remove(card)
+        state.known_by[card] = 0
+        state.discard_pile.append(card)
+
+    def _zero(self, state: SuicidiumState, seat: int) -> None:
+        """U5: WP reached 0: draw an object; a new type resets WP, a match ends the player's game."""
+        held = state.objects[seat]
+        if state.object_pile:
+            obj = state.object_pile.pop()
+            match = object_matches(held, obj)
+            held.append(obj)
+        else:
+            match = True  # settled: no object left to draw counts as a match
+        if not match:
+            state.wp[seat] = START_WP
+            return
+        if state.mode == DEPRESSION:  # U5/U6: wins at once
+            state.winners = [seat]
+            self._game_over(state)
+            return
+        state.alive[seat] = False  # U5: out; its hand is discarded
+        for card in state.hands[seat]:
+            state.known_by[card] = 0
+            state.discard_pile.append(card)
+        state.hands[seat] = []
+        for card, _ in state.lasting[seat]:
+            state.discard_pile.append(card)
+        state.lasting[seat] = []
+        left = [s for s in range(state.num_players) if state.alive[s]]
+        if len(left) == 1:  # U6
+            state.winners = left
+            self._game_over(state)
+
+    def _game_over(self, state: SuicidiumState) -> None:
+        state.over = True
+        state.decision = D_NONE
+        state.decider = -1
+        state.step = ST_WAIT
+
+    def _play(self, state: SuicidiumState, seat: int, card: int) -> None:
+        """U8/U10: put a card on the table, then ask for its targets."""
+        state.hands[seat].remove(card)
+        state.known_by[card] = 0
+        entry: list[Any] = [card, seat, -1, [], 0]
+        state.table.append(entry)
+        targeting = TARGETING[card]
+        state.decider = seat
+        if targeting == T_CARD:
+            state.decision = D_TARGET_CARD
+            return
+        eff = EFFECT[card]
+        if targeting == T_NONE:
+            n = state.num_players
+            if eff == E_POINTS_OPPONENTS:
+                seats = [(seat + k) % n for k in range(1, n) if state.alive[(seat + k) % n]]
+            elif eff == E_POINTS_ALL:
+                seats = [(seat + k) % n for k in range(n) if state.alive[(seat + k) % n]]
+            else:  # self effects (U28)
+                seats = [seat]
+            entry[E_SEATS] = seats
+            self._played_one(state)
+            return
+        if eff == E_POINTS_SELF_AND_OPPONENT or eff == E_POINTS_GAIN_LOSS:
+            entry[E_SEATS].append(seat)
+        state.need = 1
+        state.decision = D_TARGET_PLAYER
+
+    def _played_one(self, state: SuicidiumState) -> None:
+        state.played += 1
+        if state.phase == PH_MAIN:
+            state.step = ST_MAIN
+        else:
+            if state.decider != state.active:
+                state.responded = True
+            state.step = ST_RESPOND
+
+    # ---- internals: resolution (U11) ----------------------------------------------------------------
+    def _resolve(self, state: SuicidiumState) -> None:
+        table = state.table
+        while state.res_idx < len(table):
+            i = state.res_idx
+            state.res_idx += 1
+            if table[i][E_TARGET] < 0 and state.res_active[i]:
+                self._resolve_card(state, i)
+                if state.over or state.decision != D_NONE:
+                    return
+        # every card to the discard pile, except placed lasting events and stolen cards (U11, U24)
+        everyone = (1 << state.num_players) - 1
+        for i, entry in enumerate(table):
+            if entry[E_PLACED]:
+                continue
+            card = entry[E_CARD]
+            _, _, thief = card_modifiers(table, state.res_active, i)
+            if thief >= 0 and state.alive[thief]:
+                state.hands[thief].append(card)
+                state.known_by[card] = everyone
+            else:
+                state.discard_pile.append(card)
+        state.table = []
+        state.res_active = []
+        state.step = ST_END_TURN
+
+    def _resolve_card(self, state: SuicidiumState, i: int) -> None:
+        entry = state.table[i]
+        card, player = entry[E_CARD], entry[E_PLAYER]
+        mult, seats, thief = card_modifiers(state.table, state.res_active, i)
+        eff = EFFECT[card]
+        if KIND[card] == POINTS:
+            n, a = state.num_players, state.active
+            changes = point_changes(card, seats, mult)
+            changes.sort(key=lambda sc: (sc[0] - a) % n)  # U11: seat order from the active player
+            for s, delta in changes:
+                if not state.alive[s]:
+                    continue
+                if delta < 0 and _shielded(state, s):  # U27
+                    continue
+                w = state.wp[s] + delta
+                if w <= 0:
+                    state.wp[s] = 0
+                    self._zero(state, s)  # U5 after each change
+                    if state.over:
+                        return
+                else:
+                    state.wp[s] = min(w, MAX_WP)
+            return
+        t = seats[0]
+        if not state.alive[t]:
+            return
+        if eff in LASTING_EFFECTS:
+            if thief < 0:  # settled: a stolen lasting event never lies in front of its target
+                state.lasting[t].append([card, state.turn])
+                entry[E_PLACED] = 1
+            return
+        hands = state.hands
+        if eff == E_DISCARD_RANDOM:
+            hand = hands[t]
+            for _ in range(min(AMOUNT[card], len(hand))):
+                c = hand.pop(int(state.rng.integers(len(hand))))
+                state.known_by[c] = 0
+                state.discard_pile.append(c)
+        elif eff == E_DRAW_DISCARD:
+            for _ in range(AMOUNT[card]):
+                c = self._draw_card(state)
+                if c < 0:
+                    break
+                hands[t].append(c)
+            k = min(AMOUNT[card], len(hands[t]))
+            if k:
+                state.discard_left = k
+                state.decision, state.decider = D_DISCARD, t
+        elif eff == E_DRAW:
+            for _ in range(AMOUNT[card]):
+                c = self._draw_card(state)
+                if c < 0:
+                    break
+                hands[t].append(c)
+        elif eff == E_RECOVER:
+            if state.discard_mark > 0:
+                state.decision, state.decider = D_TAKE, t
+        elif not state.alive[player] or t == player:
+            return  # the card's player takes part in the remaining effects
+        elif eff == E_STEAL_RANDOM:
+            hand = hands[t]
+            if hand:
+                c = hand.pop(int(state.rng.integers(len(hand))))
+                hands[player].append(c)
+                state.known_by[c] = (1 << player) | (1 << t)
+        elif eff == E_PEEK:
+            bit = 1 << player
+            for c in hands[t]:
+                state.known_by[c] |= bit
+        elif eff == E_EXCHANGE_HANDS:
+            hands[player], hands[t] = hands[t], hands[player]
+            both = (1 << player) | (1 << t)
+            for c in hands[player]:
+                state.known_by[c] = both
+            for c in hands[t]:
+                state.known_by[c] = both
+
+    def _end_turn(self, state: SuicidiumState) -> None:
+        """U27: lasting events of the active player that arrived before this turn leave; next seat."""
+        a = state.active
+        keep = []
+        for item in state.lasting[a]:
+            if item[1] < state.turn:
+                state.discard_pile.append(item[0])
+            else:
+                keep.append(item)
+        state.lasting[a] = keep
+        n = state.num_players
+        nxt = (a + 1) % n
+        while not state.alive[nxt]:
+            nxt = (nxt + 1) % n
+        state.active = nxt
+        state.phase = PH_DRAW
+        state.step = ST_START_TURN
+
+    # ---- serialisation ---------------------------------------------------------------------------------
+    def to_dict(self, state: SuicidiumState) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "num_players": state.num_players,
+            "mode": MODE_NAMES[state.mode],
+            "expansion": state.expansion,
+            "scores": self.scores(state),
+            "winners": list(state.winners),
+            "current_player": self.current_player(state),
+            "decision": self.decision_name(state),
+            "decider": state.decider,
+            "phase": PHASE_NAMES[state.phase],
+            "step": state.step,
+            "active": state.active,
+            "turn": state.turn,
+            "wp": list(state.wp),
+            "in_game": list(state.alive),
+            "hands": [[CARD_IDS[c] for c in h] for h in state.hands],
+            "draw_pile": [CARD_IDS[c] for c in reversed(state.draw_pile)],
+            "discard_pile": [CARD_IDS[c] for c in state.discard_pile],
+            "object_pile": [OBJECT_CODES[o] for o in reversed(state.object_pile)],
+            "objects": [[OBJECT_CODES[o] for o in objs] for objs in state.objects],
+            "lasting": [[[CARD_IDS[c], t] for c, t in items] for items in state.lasting],
+            "table": [
+                [OBJECT_CODES[o] for o in state.objects[s]]
+                + [CARD_IDS[c] for c, _ in state.lasting[s]]
+                for s in range(state.num_players)
+            ],
+            "played": [
+                {
+                    "card": CARD_IDS[e[E_CARD]],
+                    "player": e[E_PLAYER],
+                    "target": e[E_TARGET],
+                    "seats": list(e[E_SEATS]),
+                    "placed": bool(e[E_PLACED]),
+                }
+                for e in state.table
+            ],
+            "known_by": {CARD_IDS[c]: m for c, m in enumerate(state.known_by) if m},
+            "played_count": state.played,
+            "drew": state.drew,
+            "skip_draw_now": state.skip_draw_now,
+            "skip_main_now": state.skip_main_now,
+            "responders": list(state.responders),
+            "responded": state.responded,
+            "active_responding": state.active_responding,
+            "need": state.need,
+            "res_idx": state.res_idx,
+            "res_active": list(state.res_active),
+            "discard_left": state.discard_left,
+            "discard_mark": state.discard_mark,
+            "over": state.over,
+            "decisions": state.decisions,
+            "passes_in_a_row": state.passes_in_a_row,
+            "rng": copy.deepcopy(state.rng.bit_generator.state),
+        }
+
+    def from_dict(self, data: dict[str, Any]) -> SuicidiumState:
+        n = int(data["num_players"])
+        if n != self.num_players:
+            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
+        if data["mode"] != MODE_NAMES[self.mode] or bool(data["expansion"]) != self.expansion:
+            raise ConfigError(
+                f"state is for mode={data['mode']} expansion={data['expansion']}, this game "
+                f"has mode={MODE_NAMES[self.mode]} expansion={self.expansion}"
+            )
+        bit_gen_state = data["rng"]
+        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
+        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        known_by = [0] * NUM_CARDS
+        for code, mask in data["known_by"].items():
+            known_by[ID_TO_CARD[code]] = int(mask)
+        return SuicidiumState(
+            num_players=n,
+            mode=self.mode,
+            expansion=self.expansion,
+            rng=rng,
+            wp=[int(w) for w in data["wp"]],
+            alive=[bool(a) for a in data["in_game"]],
+            hands=[[ID_TO_CARD[c] for c in h] for h in data["hands"]],
+            draw_pile=[ID_TO_CARD[c] for c in reversed(data["draw_pile"])],
+            discard_pile=[ID_TO_CARD[c] for c in data["discard_pile"]],
+            object_pile=[parse_object(o) for o in reversed(data["object_pile"])],
+            objects=[[parse_object(o) for o in objs] for objs in data["objects"]],
+            lasting=[[[ID_TO_CARD[c], int(t)] for c, t in items] for items in data["lasting"]],
+            known_by=known_by,
+            active=int(data["active"]),
+            turn=int(data["turn"]),
+            phase=PHASE_NAMES.index(data["phase"]),
+            step=int(data["step"]),
+            decision=0 if data["over"] else DECISION_NAMES.index(data["decision"]),
+            decider=int(data["decider"]),
+            table=[
+                [
+                    ID_TO_CARD[e["card"]],
+                    int(e["player"]),
+                    int(e["target"]),
+                    [int(s) for s in e["seats"]],
+                    int(bool(e["placed"])),
+                ]
+                for e in data["played"]
+            ],
+            played=int(data["played_count"]),
+            drew=int(data["drew"]),
+            skip_draw_now=bool(data["skip_draw_now"]),
+            skip_main_now=bool(data["skip_main_now"]),
+            responders=[int(s) for s in data["responders"]],
+            responded=bool(data["responded"]),
+            active_responding=bool(data["active_responding"]),
+            need=int(data["need"]),
+            res_idx=int(data["res_idx"]),
+            res_active=[bool(x) for x in data["res_active"]],
+            discard_left=int(data["discard_left"]),
+            discard_mark=int(data["discard_mark"]),
+            winners=[int(s) for s in data["winners"]],
+            over=bool(data["over"]),
+            decisions=int(data["decisions"]),
+            passes_in_a_row=int(data["passes_in_a_row"]),
+        )
+
+    # ---- invariants ----------------------------------------------------------------------------------
+    def card_zones(self, state: SuicidiumState) -> dict[str, list[str]]:
+        zones = {
+            "draw_pile": [CARD_IDS[c] for c in state.draw_pile],
+            "discard_pile": [CARD_IDS[c] for c in state.discard_pile],
+            "object_pile": [OBJECT_CODES[o] for o in state.object_pile],
+            "played": [CARD_IDS[e[E_CARD]] for e in state.table if not e[E_PLACED]],
+        }
+        for s in range(state.num_players):
+            zones[f"hand_{s}"] = [CARD_IDS[c] for c in state.hands[s]]
+            zones[f"table_{s}"] = [OBJECT_CODES[o] for o in state.objects[s]] + [
+                CARD_IDS[c] for c, _ in state.lasting[s]
+            ]
+        return zones
+
+    def deck_codes(self) -> list[str]:
+        return [CARD_IDS[c] for c in self.action_deck] + [OBJECT_CODES[o] for o in self.object_deck]
+
+    def resample_hidden(
+        self, state: SuicidiumState, seat: int, rng: np.random.Generator
+    ) -> SuicidiumState:
+        """Redraw what ``seat`` cannot see: other hands (except cards it knows), pile orders, rng."""
+        clone = self.from_dict(self.to_dict(state))
+        bit = 1 << seat
+        pool = list(clone.draw_pile)
+        keep: list[list[int]] = []
+        for s in range(clone.num_players):
+            if s == seat:
+                keep.append(clone.hands[s])
+                continue
+            known = [c for c in clone.hands[s] if clone.known_by[c] & bit]
+            pool.extend(c for c in clone.hands[s] if not clone.known_by[c] & bit)
+            keep.append(known)
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        for s in range(clone.num_players):
+            if s == seat:
+                continue
+            missing = len(clone.hands[s]) - len(keep[s])
+            fresh, pool = pool[:missing], pool[missing:]
+            for c in fresh:
+                clone.known_by[c] = 0
+            clone.hands[s] = keep[s] + fresh
+        for c in pool:
+            clone.known_by[c] = 0
+        clone.draw_pile = pool
+        clone.object_pile = [clone.object_pile[i] for i in rng.permutation(len(clone.object_pile))]
+        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return clone
+
+
+# ---- helpers -----------------------------------------------------------------------------------------
+_HAS_POINTS, _HAS_EVENT, _HAS_ANY = 1, 2, 4
+
+
+def _table_classes(table: list[list[Any]]) -> int:
+    flags = 0
+    for e in table:
+        flags |= _HAS_ANY | (_HAS_POINTS if KIND[e[E_CARD]] == POINTS else 0)
+        flags |= _HAS_EVENT if KIND[e[E_CARD]] == EVENT else 0
+    return flags
+
+
+#: per response effect: the table classes it may rest on (U20-U24)
+_FITS = {
+    E_CANCEL_POINTS: _HAS_POINTS,
+    E_CANCEL_EVENT: _HAS_EVENT,
+    E_CANCEL_ANY: _HAS_ANY,
+    E_DOUBLE: _HAS_POINTS,
+    E_REDIRECT: _HAS_POINTS | _HAS_EVENT,
+    E_STEAL_PLAYED: _HAS_ANY,
+}
+_RESPONSE_FITS: list[int] = [_FITS.get(EFFECT[c], 0) for c in range(NUM_CARDS)]
+
+
+def _response_fits(card: int, flags: int) -> bool:
+    return bool(_RESPONSE_FITS[card] & flags)
+
+
+def fits_target(response: int, target: int) -> bool:
+    """Whether RESPONSE card ``response`` may rest on card ``target`` (U20, U22-U24)."""
+    kind = KIND[target]
+    cls = _HAS_ANY | (_HAS_POINTS if kind == POINTS else 0) | (_HAS_EVENT if kind == EVENT else 0)
+    return bool(_RESPONSE_FITS[response] & cls)
+
+
+def _card_targets(state: SuicidiumState, response: int) -> list[int]:
+    """Table indices the response being played (the last entry) may rest on."""
+    table = state.table
+    return [i for i in range(len(table) - 1) if fits_target(response, table[i][E_CARD])]
+
+
+def _can_open_main(hand: list[int]) -> bool:
+    """A card playable on an empty table: any POINTS or EVENT card (U8)."""
+    for c in hand:
+        if KIND[c] != RESPONSE:
+            return True
+    return False
+
+
+def _shielded(state: SuicidiumState, seat: int) -> bool:
+    for card, _ in state.lasting[seat]:
+        if EFFECT[card] == E_SHIELD:
+            return True
+    return False
+
+
+def parse_object(code: Any) -> int:
+    try:
+        return OBJECT_CODES.index(str(code).strip().upper())
+    except ValueError:
+        raise ConfigError(f"unknown object code {code!r}; known: {OBJECT_CODES}") from None
+
+
+def describe_action(action: int) -> str:
+    """Action texts: ``pass``, ``draw K``, ``target N``, ``play ID``, ``on ID``, ``discard ID``,
+    ``take ID`` (ID: a catalogue id, N: an absolute seat)."""
+    a = int(action)
+    if a == PASS:
+        return "pass"
+    if DRAW0 <= a < TARGET0:
+        return f"draw {a - DRAW0}"
+    if TARGET0 <= a < PLAY0:
+        return f"target {a - TARGET0}"
+    if PLAY0 <= a < ON0:
+        return f"play {CARD_IDS[a - PLAY0]}"
+    if ON0 <= a < DISCARD0:
+        return f"on {CARD_IDS[a - ON0]}"
+    if DISCARD0 <= a < TAKE0:
+        return f"discard {CARD_IDS[a - DISCARD0]}"
+    if TAKE0 <= a < NUM_ACTIONS:
+        return f"take {CARD_IDS[a - TAKE0]}"
+    raise IllegalActionError(f"suicidium has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+_CARD_VERBS = {"play": PLAY0, "on": ON0, "discard": DISCARD0, "take": TAKE0}
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().split()
+    if len(words) == 1 and words[0].lower() == "pass":
+        return PASS
+    if len(words) == 2:
+        verb, arg = words[0].lower(), words[1]
+        if verb == "draw" and arg.isdigit() and int(arg) <= HAND_SIZE:
+            return DRAW0 + int(arg)
+        if verb == "target" and arg.isdigit() and int(arg) < MAX_PLAYERS:
+            return TARGET0 + int(arg)
+        if verb in _CARD_VERBS and arg.upper() in ID_TO_CARD:
+            return _CARD_VERBS[verb] + ID_TO_CARD[arg.upper()]
+    raise IllegalActionError(
+        f"cannot parse suicidium action {text!r}; expected 'pass', 'draw K' (K in 0..7), "
+        f"'target N' (seat N in 0..{MAX_PLAYERS - 1}), or 'play ID' / 'on ID' / 'discard ID' / "
+        f"'take ID' with ID a catalogue id (e.g. 'play SPOILER')"
+    )

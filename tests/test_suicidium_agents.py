@@ -1,0 +1,106 @@
+"""Suicidium baselines: the ladder random < heuristic in both modes, and the heuristic's sense of mode.
+
+The ladder uses ``agents.tournament.run_tournament`` (same deck seeds under every seat rotation,
+95% confidence intervals over deck seeds); the two agents alternate around a 4-player table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import envs
+import envs.suicidium  # noqa: F401  (registers the game)
+from agents import best_baseline, make_agent, scripted_names
+from agents.suicidium_baselines import BASELINES, HeuristicAgent
+from agents.tournament import run_tournament
+from envs.core import CardGameEnv
+
+DEALS = 30  # x 2 seat rotations = 60 games per mode
+
+
+@pytest.mark.parametrize("mode", ["SURVIVE", "DEPRESSION"])
+def test_ladder_random_below_heuristic(mode: str) -> None:
+    result = run_tournament(
+        "suicidium",
+        ["random", "heuristic"],
+        DEALS,
+        options={"num_players": 4, "mode": mode},
+        workers=1,
+        progress=False,
+    )
+    by_name = {s.name: s for s in result.summaries()}
+    heuristic, random = by_name["heuristic"], by_name["random"]
+    assert heuristic.win_ci[0] > random.win_ci[1], (mode, heuristic, random)
+    assert heuristic.win_rate > 0.3 > random.win_rate  # 0.25 per seat would be a tie
+
+
+def test_registered_as_the_best_baseline() -> None:
+    assert list(BASELINES) == ["heuristic"]
+    assert scripted_names("suicidium") == ["random", "heuristic"]
+    assert best_baseline("suicidium") == "heuristic"
+    assert isinstance(make_agent("suicidium", "heuristic", seed=1), HeuristicAgent)
+
+
+# ---- the heuristic reads the mode from the view ---------------------------------------------------
+def table_env(mode: str, hands: list[list[str]], wp: list[int], moves: list[str]) -> CardGameEnv:
+    env = envs.make("suicidium", num_players=3, mode=mode)
+    env.reset(seed=0, options={"hands": hands, "wp": wp})
+    for move in moves:
+        seat, text = move.split(" ", 1)
+        assert env.to_dict()["current_player"] == int(seat), move
+        env.step(env.parse_action(text))
+    return env
+
+
+def heuristic_choice(env: CardGameEnv) -> str:
+    agent = HeuristicAgent(seed=0)
+    seat = env.game.current_player(env.state_obj)
+    obs: dict[str, Any] = env.observe(f"player_{seat}")
+    action = agent.act(obs["observation"], obs["action_mask"], env.view(seat))
+    assert obs["action_mask"][action] == 1
+    return env.describe_action(action)
+
+
+def test_survive_cancels_a_harmful_card_aimed_at_itself_depression_welcomes_it() -> None:
+    hands = [["SFRATTO"], ["SUSPENSE"], []]
+    moves = ["0 draw 0", "0 play SFRATTO", "0 target 1", "0 pass"]
+    env = table_env("SURVIVE", hands, [10, 8, 10], moves)
+    assert heuristic_choice(env) == "play SUSPENSE"
+    env = table_env("DEPRESSION", hands, [10, 8, 10], moves)
+    assert heuristic_choice(env) == "pass"
+    # DEPRESSION: a gift of willpower is what hurts, so that is what it cancels
+    hands = [["GRATTA_E_VINCI"], ["SUSPENSE"], []]
+    moves = ["0 draw 0", "0 play GRATTA_E_VINCI", "0 target 1", "0 pass"]
+    env = table_env("DEPRESSION", hands, [10, 4, 10], moves)
+    assert heuristic_choice(env) == "play SUSPENSE"
+
+
+def test_survive_attacks_the_weakest_opponent_depression_hits_itself() -> None:
+    hands = [["SFRATTO", "PISOLINO"], [], []]
+    env = table_env("SURVIVE", hands, [10, 9, 4], ["0 draw 0", "0 play SFRATTO"])
+    assert heuristic_choice(env) == "target 2"
+    env = table_env("DEPRESSION", hands, [6, 9, 4], ["0 draw 0", "0 play SFRATTO"])
+    assert heuristic_choice(env) == "target 0"
+
+
+def test_heuristic_plays_whole_games_in_both_modes_with_legal_actions() -> None:
+    for mode in ("SURVIVE", "DEPRESSION"):
+        env = envs.make("suicidium", num_players=4, mode=mode)
+        env.reset(seed=5)
+        agents = [HeuristicAgent(seed=s) for s in range(4)]
+        steps = 0
+        for agent_name in env.agent_iter(20_000):
+            obs, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            seat = int(agent_name.split("_")[1])
+            action = agents[seat].act(obs["observation"], obs["action_mask"], env.view(seat))
+            assert obs["action_mask"][action] == 1
+            env.step(action)
+            steps += 1
+        assert not env.agents and steps > 10
+        assert np.isclose(sum(env.game.returns(env.state_obj)), 0.0)
