@@ -3,21 +3,47 @@
     python evaluate.py --game flip6 --agents zoo:flip6 ev threshold random --deals 500
 
 Agents are scripted names (``random``, ``threshold``, ``ev``), ``zoo:NAME`` pretrained agents,
-checkpoint paths (``runs/flip6/final.zip``) or ``module:factory`` entry points. Every deck seed is
-played under every seat rotation; the leaderboard gives win rate and mean score with 95% confidence
-intervals over deck seeds, and the JSON file holds every game.
+checkpoint paths (``runs/flip6/final.zip``) or ``module:factory`` entry points (``factory(game=...,
+seed=...)`` returns an agent; the module is looked up from the current directory too). Every deck
+seed is played under every seat rotation (``--permutations``: every seating, up to 4 seats).
+
+Output: the leaderboard (OpenSkill rating anchored at random = 0, win rate, mean score, paired
+bootstrap 95% intervals over deck seeds) and head-to-head matrix on the terminal; ``--out`` (JSON:
+every game's seed, seats and result, and the statistics); ``<out>.jsonl`` (games streamed as they
+finish: a re-run with the same agents and options plays only what is missing, so more deals extend
+the results and a killed run resumes); ``<out>.md`` with PNG plots next to it. Cooperative games
+(thegame) get the team table and a cross-play matrix instead of a ranking.
+
+``--backend ray`` runs the games as Ray tasks: on a local Ray instance with ``--workers`` CPUs, or
+on the cluster at ``--address`` (its nodes need this project importable and the checkpoints at
+the same paths, e.g. ``ray job submit --working-dir . -- python evaluate.py --backend ray
+--address auto ...``). Results are identical for every backend and number of workers.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 
-from agents import make_agent
-from agents.tournament import leaderboard_text, run_tournament, save_result
-from envs.core.engine import CardArenaError
-from envs.core.registry import names
+# One BLAS thread per process: the evaluator parallelises over processes, and threaded BLAS on
+# small matrices is slower (much slower on a busy machine). Set before numpy is imported.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from agents import make_agent  # noqa: E402
+from agents.tournament import (  # noqa: E402
+    BATCH_GAMES,
+    BOOTSTRAP,
+    jsonl_path,
+    leaderboard_text,
+    run_tournament,
+    save_result,
+)
+from envs.core.engine import CardArenaError  # noqa: E402
+from envs.core.registry import names  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--first-seed", type=int, default=0, help="first deck seed")
     parser.add_argument(
-        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes"
+        "--workers",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="processes (local) or CPUs of the local Ray instance",
     )
     parser.add_argument(
         "--out", default=None, help="JSON results file (default results/<game>.json)"
@@ -47,6 +76,35 @@ def main(argv: list[str] | None = None) -> int:
         help="extra env option, e.g. --option target_score=40 (repeatable)",
     )
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument(
+        "--permutations",
+        action="store_true",
+        help="play every seating of each table per deck seed instead of the rotations (<= 4 seats)",
+    )
+    parser.add_argument("--backend", choices=("local", "ray"), default="local")
+    parser.add_argument(
+        "--address", default=None, help="Ray cluster address (default: start a local instance)"
+    )
+    parser.add_argument(
+        "--report",
+        default=None,
+        help="Markdown report path (default: <out> with .md; PNG plots next to it)",
+    )
+    parser.add_argument("--no-report", action="store_true", help="skip the report and plots")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="start the .jsonl results over (the old one is kept as .jsonl.bak)",
+    )
+    parser.add_argument(
+        "--bootstrap", type=int, default=BOOTSTRAP, help="bootstrap resamples of deck seeds"
+    )
+    parser.add_argument(
+        "--batch-games",
+        type=int,
+        default=BATCH_GAMES,
+        help="games played in lock-step per task (network agents batch across them)",
+    )
     args = parser.parse_args(argv)
     options: dict = {}
     if args.num_players is not None:
@@ -56,8 +114,11 @@ def main(argv: list[str] | None = None) -> int:
         if not sep:
             parser.error(f"--option needs KEY=VALUE, got {item!r}")
         options[key] = int(value) if value.lstrip("-").isdigit() else value
+    if os.getcwd() not in sys.path:  # module:factory agents from the current directory
+        sys.path.append(os.getcwd())
+    out = args.out or f"results/{args.game}.json"
     try:
-        for spec in args.agents:  # fail before starting workers if an agent cannot be built
+        for spec in dict.fromkeys(args.agents):  # fail before starting workers
             make_agent(args.game, spec)
         result = run_tournament(
             args.game,
@@ -67,14 +128,29 @@ def main(argv: list[str] | None = None) -> int:
             args.first_seed,
             workers=args.workers,
             progress=not args.no_progress,
+            permutations=args.permutations,
+            backend=args.backend,
+            address=args.address,
+            results_path=jsonl_path(out),
+            fresh=args.fresh,
+            batch_games=args.batch_games,
+            bootstrap=args.bootstrap,
         )
     except CardArenaError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     print(leaderboard_text(result))
-    out = args.out or f"results/{args.game}.json"
     save_result(result, out)
-    print(f"{len(result.records)} games in {result.seconds:.1f} s; results written to {out}")
+    written = [out, str(jsonl_path(out))]
+    if not args.no_report:
+        from agents.report import write_report
+
+        report = args.report or str(Path(out).with_suffix(".md"))
+        written += [str(p) for p in write_report(result, report, str(jsonl_path(out)))]
+    print(
+        f"{len(result.records)} games ({result.played} played in {result.seconds:.1f} s, "
+        f"{result.reused} from earlier runs); written: {', '.join(written)}"
+    )
     return 0
 
 

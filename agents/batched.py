@@ -1,0 +1,173 @@
+"""Many games in lock-step, so that network agents decide for all of them in one forward pass.
+
+:func:`play_lockstep` advances every unfinished game of a batch by one decision per round. The
+decisions waiting on the same network (every :class:`~agents.policy.PolicyAgent` sharing one
+actor, whatever the seat or the game) are stacked and go through the network at once; scripted
+agents act one by one as usual. Agents that override ``act_batch`` (and do not set
+``batchable = False``) get one ``act_batch`` call per round with the decisions of every game
+waiting on them, so they must not keep per-game state between calls.
+
+Results do not depend on which games share a batch: each seat of each game has its own agent
+object, reset with ``deal_seed * 1000 + seat`` (the seeds :func:`agents.tournament.play_game` gives
+with ``agent_seed=deal_seed``), and network forward passes run in blocks of a fixed number of rows
+(:data:`BLOCK`), so a row's result does not depend on how many others share the pass (BLAS kernels
+for small matrices round differently from those for large ones).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from envs.core.engine import CardArenaError
+from envs.core.registry import get_spec
+
+#: rows per network forward pass (the batch is padded to a multiple of it)
+BLOCK = 32
+
+Job = tuple[int, Sequence[str]]  # (deal seed, agent spec per seat)
+
+
+def blocked_logits(
+    actor: Any, obs: np.ndarray, masks: np.ndarray, block: int = BLOCK
+) -> np.ndarray:
+    """Masked logits of ``actor`` for a batch, computed in zero-padded blocks of ``block`` rows."""
+    n = len(obs)
+    padded = -(-n // block) * block
+    x = np.zeros((padded, obs.shape[1]), dtype=np.float32)
+    x[:n] = obs
+    out = np.concatenate([actor.logits(x[i : i + block]) for i in range(0, padded, block)])
+    return np.where(masks.astype(bool), out[:n], -np.inf)
+
+
+def batch_kind(agent: Any) -> str | None:
+    """ "policy" (numpy actor, batched exactly), "custom" (its own act_batch) or None (one by one)."""
+    from agents.policy import PolicyAgent
+
+    if isinstance(agent, PolicyAgent):
+        return "policy"
+    flag = getattr(agent, "batchable", None)
+    if flag is None:
+        own = getattr(type(agent), "act_batch", None)
+        flag = own is not None and own is not Agent.act_batch
+    return "custom" if flag else None
+
+
+def play_lockstep(
+    game: str,
+    options: Mapping[str, Any],
+    agents: Mapping[str, Any],
+    jobs: Sequence[Job],
+    block: int = BLOCK,
+) -> list[Any]:
+    """Play every job (deck seed, seat specs) at once; one :class:`GameRecord` per job, in order.
+
+    ``agents`` maps each spec used in ``jobs`` to a built agent; it is copied once per seat and
+    game, so it is never reset or mutated here.
+    """
+    from agents.rating import finishing_ranks
+    from agents.tournament import GameRecord
+
+    spec = get_spec(game)
+    engine = spec.make_engine(**options)
+    num_actions = engine.num_actions
+    states = []
+    seats: list[list[Any]] = []
+    kinds: list[list[str | None]] = []
+    for seed, lineup in jobs:
+        states.append(engine.new_game(np.random.default_rng(seed)))
+        row = []
+        for i, name in enumerate(lineup):
+            agent = copy.copy(agents[name])
+            agent.reset(seed * 1000 + i)
+            row.append(agent)
+        seats.append(row)
+        kinds.append([batch_kind(a) for a in row])
+    decisions = [0] * len(jobs)
+    active = [g for g in range(len(jobs)) if not engine.is_over(states[g])]
+    while active:
+        actions: dict[int, int] = {}
+        turn: dict[int, int] = {}
+        nets: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {}
+        custom: dict[str, list[tuple[int, np.ndarray, np.ndarray, dict[str, Any]]]] = {}
+        for g in active:
+            state = states[g]
+            seat = engine.current_player(state)
+            turn[g] = seat
+            agent = seats[g][seat]
+            kind = kinds[g][seat]
+            mask = np.zeros(num_actions, dtype=np.int8)
+            mask[engine.legal_actions(state)] = 1
+            obs = spec.encode(state, seat)
+            if kind == "policy":
+                nets.setdefault(id(agent.actor), []).append((g, obs, mask))
+            elif kind == "custom":
+                custom.setdefault(jobs[g][1][seat], []).append(
+                    (g, obs, mask, spec.view(state, seat))
+                )
+            else:
+                actions[g] = _checked(agent.act(obs, mask, spec.view(state, seat)), jobs, g, seat)
+        for group in nets.values():
+            gs = [g for g, _, _ in group]
+            logits = blocked_logits(
+                seats[gs[0]][turn[gs[0]]].actor,
+                np.stack([o for _, o, _ in group]),
+                np.stack([m for _, _, m in group]),
+                block,
+            )
+            greedy = np.argmax(logits, axis=1)
+            for r, g in enumerate(gs):
+                agent = seats[g][turn[g]]
+                act = greedy[r] if agent.deterministic else agent._choose(logits[r : r + 1])[0]
+                actions[g] = int(act)
+        for group in custom.values():
+            gs = [item[0] for item in group]
+            chosen = seats[gs[0]][turn[gs[0]]].act_batch(
+                np.stack([item[1] for item in group]),
+                np.stack([item[2] for item in group]),
+                [item[3] for item in group],
+            )
+            for g, act in zip(gs, chosen, strict=True):
+                actions[g] = _checked(act, jobs, g, turn[g])
+        for g in active:
+            try:
+                engine.apply(states[g], actions[g], turn[g])
+            except CardArenaError as err:
+                seed, lineup = jobs[g]
+                raise type(err)(
+                    f"agent {lineup[turn[g]]!r} at seat {turn[g]} (deck seed {seed}): {err}"
+                ) from None
+            decisions[g] += 1
+        active = [g for g in active if not engine.is_over(states[g])]
+    records = []
+    for g, (seed, lineup) in enumerate(jobs):
+        state = states[g]
+        scores = [float(s) for s in engine.scores(state)]
+        winners = [int(w) for w in engine.winners(state)]
+        records.append(
+            GameRecord(
+                deal_seed=int(seed),
+                lineup=list(lineup),
+                returns=[float(r) for r in engine.returns(state)],
+                scores=scores,
+                winners=winners,
+                decisions=decisions[g],
+                ranks=finishing_ranks(scores, winners),
+            )
+        )
+    return records
+
+
+def _checked(action: Any, jobs: Sequence[Job], g: int, seat: int) -> int:
+    try:
+        return int(action)
+    except (TypeError, ValueError):
+        seed, lineup = jobs[g]
+        raise CardArenaError(
+            f"agent {lineup[seat]!r} at seat {seat} (deck seed {seed}) returned {action!r}, "
+            f"not an action index"
+        ) from None

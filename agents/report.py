@@ -1,0 +1,260 @@
+"""A Markdown report of a tournament, with PNG plots next to it (matplotlib, Agg canvas).
+
+Competitive games: the leaderboard, the rating with its intervals (``<stem>_rating.png``) and the
+head-to-head heatmap (``<stem>_h2h.png``). Cooperative games: the team table and the cross-play
+heatmap (``<stem>_crossplay.png``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.tournament import TournamentResult, _title
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=110)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _fmt_ci(ci: Sequence[float] | None, fmt: str) -> str:
+    if ci is None or any(v is None or not math.isfinite(v) for v in ci):
+        return "-"
+    return f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
+    """A Markdown table; column ``left`` (the names) is left-aligned, the others right."""
+
+    def esc(x: str) -> str:
+        return str(x).replace("|", "\\|")
+
+    lines = ["| " + " | ".join(esc(h) for h in header) + " |"]
+    lines.append("|" + "|".join("---" if i == left else "---:" for i in range(len(header))) + "|")
+    lines += ["| " + " | ".join(esc(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def plot_rating(result: TournamentResult, path: Path) -> None:
+    board = result.summaries()
+    names = [s.name for s in board][::-1]
+    mu = np.array([s.rating for s in board][::-1], dtype=float)
+    low = np.array([s.rating_ci[0] if s.rating_ci else np.nan for s in board][::-1], dtype=float)
+    high = np.array([s.rating_ci[1] if s.rating_ci else np.nan for s in board][::-1], dtype=float)
+    fig = _figure(7.0, 0.9 + 0.45 * len(names))
+    ax = fig.add_subplot()
+    err = np.vstack([np.nan_to_num(mu - low), np.nan_to_num(high - mu)]).clip(min=0)
+    ax.errorbar(mu, np.arange(len(names)), xerr=err, fmt="o", color="tab:blue", capsize=4)
+    ax.axvline(0.0, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(np.arange(len(names)), labels=names)
+    anchor = (result.rating() or {}).get("anchor")
+    ax.set_xlabel(
+        "OpenSkill rating (Plackett-Luce mu, "
+        + ("random = 0" if anchor == "random" else "mean = 0")
+        + ") with 95% bootstrap interval"
+    )
+    ax.set_title(_title(result), fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def plot_matrix(
+    matrix: np.ndarray,
+    names: Sequence[str],
+    title: str,
+    path: Path,
+    labels: np.ndarray | None = None,
+    cmap: str = "RdYlGn",
+    vmin: float = 0.0,
+    vmax: float = 1.0,
+) -> None:
+    """A heatmap of ``matrix`` with each cell's value (or ``labels``) written in it."""
+    k = len(names)
+    fig = _figure(1.8 + 0.95 * k, 1.2 + 0.8 * k)
+    ax = fig.add_subplot()
+    im = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=vmin, vmax=vmax)
+    ax.set_xticks(np.arange(k), labels=names, rotation=30, ha="right")
+    ax.set_yticks(np.arange(k), labels=names)
+    for i in range(k):
+        for j in range(k):
+            v = matrix[i, j]
+            text = (
+                "-" if not math.isfinite(v) else labels[i][j] if labels is not None else f"{v:.2f}"
+            )
+            ax.text(j, i, text, ha="center", va="center", fontsize=8)
+    ax.set_title(title, fontsize=9)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def write_report(
+    result: TournamentResult, path: str | Path, results_file: str | None = None
+) -> list[Path]:
+    """Write the Markdown report and its plots; returns the files written."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stem = path.with_suffix("")
+    written: list[Path] = []
+    lines = [f"# {result.game} tournament", ""]
+    opts = ", ".join(f"`{k}={v}`" for k, v in result.options.items()) or "defaults"
+    lines += [
+        f"* {len(result.records)} games: {result.num_deals} deck seeds "
+        f"({result.first_seed}..{result.first_seed + result.num_deals - 1}) x "
+        f"{result.tables_per_deal} tables ({'every seating' if result.permutations else 'seat rotations'}); "
+        f"options: {opts}",
+        f"* played now: {result.played}, read back from the results file: {result.reused}; "
+        f"backend `{result.backend}`, {result.seconds:.1f} s",
+        f"* written {time.strftime('%Y-%m-%d %H:%M:%S')}"
+        + (f"; every game is in `{results_file}`" if results_file else ""),
+        "",
+    ]
+    if result.cooperative:
+        lines += ["## Teams", ""]
+        rows = [
+            [
+                s.team,
+                str(s.games),
+                f"{s.win_rate:.3f}",
+                _fmt_ci(s.win_ci, ".3f"),
+                f"{s.good_share:.3f}",
+                f"{s.mean_score:.2f}",
+                _fmt_ci(s.score_ci, ".2f"),
+            ]
+            for s in result.team_summaries()
+        ]
+        lines += [
+            _md_table(
+                ["team", "games", "win rate", "95% CI", "< 10 left", "mean left", "95% CI"],
+                rows,
+                left=0,
+            ),
+            "",
+            "A team is the set of agents at the table, over every seating. Intervals: paired "
+            f"bootstrap over deck seeds ({result.bootstrap} resamples).",
+            "",
+        ]
+        cp = result.cross_play()
+        if len(result.agents) > 1:
+            png = Path(f"{stem}_crossplay.png")
+            score = cp["mean_score"]
+            labels = [
+                [f"{cp['win_rate'][i, j]:.2f}\n({score[i, j]:.1f})" for j in range(len(score))]
+                for i in range(len(score))
+            ]
+            top = float(np.nanmax(score)) if np.isfinite(score).any() else 1.0
+            plot_matrix(
+                score,
+                result.agents,
+                "cross-play as partners:\nwin rate (mean score), colour: mean score",
+                png,
+                labels=np.array(labels, dtype=object),
+                cmap="RdYlGn_r",
+                vmin=0.0,
+                vmax=max(top, 1e-9),
+            )
+            written.append(png)
+            lines += ["## Cross-play", "", f"![cross-play]({png.name})", ""]
+            cells = [
+                [a]
+                + [
+                    "-"
+                    if not math.isfinite(cp["win_rate"][i, j])
+                    else f"{cp['win_rate'][i, j]:.3f} ({cp['mean_score'][i, j]:.1f})"
+                    for j in range(len(result.agents))
+                ]
+                for i, a in enumerate(result.agents)
+            ]
+            lines += [
+                _md_table(["win rate (mean left)", *result.agents], cells, left=0),
+                "",
+            ]
+    else:
+        board = result.summaries()
+        rating = result.rating() or {}
+        anchor = "`random` = 0" if rating.get("anchor") == "random" else "mean of the agents = 0"
+        rows = [
+            [
+                str(i),
+                f"`{s.name}`",
+                str(s.games),
+                "-" if s.rating is None else f"{s.rating:+.2f}",
+                _fmt_ci(s.rating_ci, "+.2f"),
+                f"{s.win_rate:.3f}",
+                _fmt_ci(s.win_ci, ".3f"),
+                f"{s.mean_score:.2f}",
+                _fmt_ci(s.score_ci, ".2f"),
+            ]
+            for i, s in enumerate(board, 1)
+        ]
+        lines += [
+            "## Leaderboard",
+            "",
+            _md_table(
+                [
+                    "rank",
+                    "agent",
+                    "games",
+                    "rating",
+                    "95% CI",
+                    "win rate",
+                    "95% CI",
+                    "mean score",
+                    "95% CI",
+                ],
+                rows,
+            ),
+            "",
+            f"Rating: OpenSkill Plackett-Luce (mu) over full finishing orders, games rated in "
+            f"order of deck seed and table, shifted so that {anchor}. Win rate: ties share the "
+            f"win. Intervals: paired bootstrap over deck seeds ({result.bootstrap} resamples).",
+            "",
+        ]
+        if board and all(s.rating is not None for s in board):
+            png = Path(f"{stem}_rating.png")
+            plot_rating(result, png)
+            written.append(png)
+            lines += [f"![rating]({png.name})", ""]
+        if len(board) > 1:
+            share, games = result.head_to_head()
+            index = {a: i for i, a in enumerate(result.agents)}
+            order = [index[s.name] for s in board]
+            sub = share[np.ix_(order, order)]
+            names = [s.name for s in board]
+            png = Path(f"{stem}_h2h.png")
+            plot_matrix(
+                sub, names, "head-to-head: share of games row finished ahead of column", png
+            )
+            written.append(png)
+            cells = [
+                [f"`{a}`"]
+                + [
+                    "-" if i == j or not math.isfinite(sub[i, j]) else f"{sub[i, j]:.3f}"
+                    for j in range(len(names))
+                ]
+                for i, a in enumerate(names)
+            ]
+            lines += [
+                "## Head-to-head",
+                "",
+                "Share of the games with both at the table where the row agent finished ahead "
+                "of the column agent (ties count half).",
+                "",
+                f"![head-to-head]({png.name})",
+                "",
+                _md_table(["row beats column", *[f"`{n}`" for n in names]], cells, left=0),
+                "",
+            ]
+    path.write_text("\n".join(lines))
+    written.insert(0, path)
+    return written

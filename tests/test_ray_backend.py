@@ -1,0 +1,36 @@
+"""The Ray backend on a real local Ray instance (2 CPUs): same games as the local backend."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+ray = pytest.importorskip(
+    "ray", reason="ray is not installed (pip install -e '.[ray]' or '.[dev]' to run this test)"
+)
+
+import evaluate  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+
+def test_evaluate_with_ray_backend_matches_local(tmp_path, capsys):
+    common = [
+        "--game", "flip6", "--num-players", "3", "--deals", "10", "--no-progress",
+        "--agents", "tiny_policy:make", "tiny_policy:make_sampled", "ev",
+        "--batch-games", "6", "--bootstrap", "200", "--no-report",
+    ]  # fmt: skip
+    assert not ray.is_initialized()
+    rc = evaluate.main(
+        [*common, "--backend", "ray", "--workers", "2", "--out", str(tmp_path / "ray.json")]
+    )
+    assert rc == 0, capsys.readouterr().err
+    assert not ray.is_initialized()  # the local instance it started is shut down again
+    assert evaluate.main([*common, "--workers", "1", "--out", str(tmp_path / "local.json")]) == 0
+    by_ray = json.loads((tmp_path / "ray.json").read_text())
+    local = json.loads((tmp_path / "local.json").read_text())
+    assert by_ray["backend"] == "ray" and by_ray["played"] == 30
+    assert by_ray["games"] == local["games"]
+    assert by_ray["rating"] == local["rating"]
+    assert by_ray["leaderboard"] == local["leaderboard"]
