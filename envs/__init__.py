@@ -7,7 +7,7 @@ import importlib
 
 from envs.core.registry import get_spec, make, make_raw, names
 
-GAMES = ["flip6", "ratatat", "sevn", "suicidium"]
+GAMES = ["flip6", "ratatat", "sevn", "suicidium", "thegame"]
 
 for _game in GAMES:
     importlib.import_module(f"envs.{_game}")

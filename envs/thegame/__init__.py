@@ -1,0 +1,50 @@
+"""The Game as a PettingZoo AEC environment (rules: ``shared/rules/thegame.md``, G1-G11).
+
+Cooperative: every seat shares one reward, and one policy is meant to play every seat.
+
+=================  ===========================================================================
+agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 1..5 (default 2)
+action space       ``Discrete(405)``: ``(C-2)*4+P`` ``play C P`` (card C in 2..99 on pile P,
+                   piles 0-1 ascending, 2-3 descending), 392 ``end``, ``393+3P+V``
+                   ``signal P none|wait|help`` (only legal with ``signals`` on)
+observation        ``{"observation": float32[410], "action_mask": int8[405]}`` (encoding.py)
+options            ``num_players`` (2), ``first_player`` (0, G3), ``min_cards_when_empty``
+                   (1, G4; 2 is the source's strict reading), ``signals`` (False, G11),
+                   ``render_mode`` (None, "ansi", "human")
+reset options      ``deck`` (card codes "2".."99", top first: hands in seat order from seat 0,
+                   a full hand each, then the draw pile), ``first_player``, ``piles`` (four
+                   lists of codes already placed, for scenarios)
+reward             shared: +1/98 to every agent for each card placed (a won game returns 1.0)
+=================  ===========================================================================
+"""
+
+from typing import Any
+
+from envs.core.aec import CardGameEnv, GameSpec
+from envs.core.registry import register_game
+from envs.thegame.encoding import OBS_SIZE, encode, render, view
+from envs.thegame.rules import TheGame
+
+SPEC = GameSpec(
+    name="thegame",
+    engine_cls=TheGame,
+    obs_size=OBS_SIZE,
+    encode=encode,
+    render=render,
+    view=view,
+    reset_options=("deck", "first_player", "piles"),
+    cooperative=True,
+)
+
+
+def env(**options: Any) -> CardGameEnv:
+    """The Game with the safety checks on (what users and tests should take)."""
+    return CardGameEnv(SPEC, checks=True, **options)
+
+
+def raw_env(**options: Any) -> CardGameEnv:
+    """The Game without the safety checks (the engine still refuses illegal actions)."""
+    return CardGameEnv(SPEC, checks=False, **options)
+
+
+register_game(SPEC, __name__)

@@ -1,0 +1,504 @@
+"""The Game: the pure rules engine (rule ids G1-G11 of ``shared/rules/thegame.md``).
+
+Cards are their own values (ints 2..99, G1); a card's code is its value as text. Piles 0 and 1
+build upwards from 1, piles 2 and 3 downwards from 100 (G1). One decision kind only, the turn of
+the current player (G4), named after what it still owes:
+
+=================  ===========================================================================
+decision           legal actions
+=================  ===========================================================================
+``play``           ``play C P`` for every card C in hand that pile P takes (G5); the player has
+                   played fewer cards than its minimum this turn (G4)
+``play_or_end``    the same plays, and ``end`` (minimum met, G4)
+(both)             with ``signals`` on: ``signal P none|wait|help`` for each pile P whose own
+                   signal the player has not changed yet this turn, to a different value (G11)
+=================  ===========================================================================
+
+The engine advances on its own through everything the rules decide: drawing back up after ``end``
+(G6), skipping players without cards (G7), the win the moment the 98th card is placed (G8) and the
+loss the moment the current player owes cards and no card in its hand fits any pile (G9; at the
+start of a turn or after a play, no look-ahead).
+
+Actions (``NUM_ACTIONS`` = 405, the same for every option so one policy serves all tables):
+
+=================  ================  =====================================================
+action             index             text
+=================  ================  =====================================================
+play card C, P     ``(C-2)*4 + P``   ``play C P`` (C in 2..99, P in 0..3)
+end the turn       ``392``           ``end``
+signal             ``393 + 3P + V``  ``signal P none|wait|help`` (V = 0, 1, 2)
+=================  ================  =====================================================
+
+Return (shared, G8/G10): every seat's return is ``cards on the piles / 98``, so each card placed
+adds 1/98 for every agent and a won game returns 1.0.
+"""
+
+from __future__ import annotations
+
+import copy
+from bisect import insort
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from envs.core.engine import (
+    ConfigError,
+    GameEngine,
+    IllegalActionError,
+    check_int,
+    stack_deck,
+)
+
+# ---- cards and piles (G1) -------------------------------------------------------------------
+LOWEST, HIGHEST = 2, 99
+NUM_CARDS = HIGHEST - LOWEST + 1  # 98
+FULL_DECK: list[int] = list(range(LOWEST, HIGHEST + 1))
+#: index = card value; codes "2".."99" (0, 1, 100 are foundation values, never cards)
+CARD_CODES: list[str] = [str(v) for v in range(HIGHEST + 2)]
+NUM_PILES = 4
+ASCENDING = (True, True, False, False)
+FOUNDATIONS = (1, 1, 100, 100)
+BACKWARDS_STEP = 10  # G5: the backwards trick
+
+# ---- hand sizes (G2), minimum plays (G4) --------------------------------------------------------
+MAX_PLAYERS = 5
+HAND_SIZES = {1: 8, 2: 7, 3: 6, 4: 6, 5: 6}
+MIN_CARDS = 2
+
+# ---- signals (G11) --------------------------------------------------------------------------------
+NONE, WAIT, HELP = 0, 1, 2
+SIGNAL_NAMES = ["none", "wait", "help"]
+
+# ---- actions ----------------------------------------------------------------------------------------
+END = NUM_CARDS * NUM_PILES  # 392
+SIGNAL0 = END + 1  # 393
+NUM_ACTIONS = SIGNAL0 + NUM_PILES * len(SIGNAL_NAMES)  # 405
+
+
+def play_action(card: int, pile: int) -> int:
+    """The action placing ``card`` on ``pile``."""
+    return (card - LOWEST) * NUM_PILES + pile
+
+
+def signal_action(pile: int, value: int) -> int:
+    return SIGNAL0 + pile * 3 + value
+
+
+def fits(card: int, pile: int, top: int) -> bool:
+    """G5: higher on an ascending pile, lower on a descending one, or exactly 10 the other way."""
+    if pile < 2:
+        return card > top or card == top - BACKWARDS_STEP
+    return card < top or card == top + BACKWARDS_STEP
+
+
+def can_play(hand: list[int], tops: list[int]) -> bool:
+    """Whether some card of the (sorted) ``hand`` fits some pile (G5)."""
+    if not hand:
+        return False
+    t0, t1, t2, t3 = tops
+    if hand[-1] > (t0 if t0 < t1 else t1) or hand[0] < (t2 if t2 > t3 else t3):
+        return True
+    for c in hand:
+        if c == t0 - 10 or c == t1 - 10 or c == t2 + 10 or c == t3 + 10:
+            return True
+    return False
+
+
+@dataclass(slots=True)
+class TheGameState:
+    """Everything about one game. ``tops`` mirrors the last card of each pile (or its foundation)."""
+
+    num_players: int
+    hand_size: int
+    min_cards_when_empty: int
+    signals_on: bool
+    rng: np.random.Generator
+    hands: list[list[int]]  # per seat, sorted ascending (order carries no information)
+    draw_pile: list[int]  # top of the pile is the END of the list (pop())
+    piles: list[list[int]]  # per pile, cards placed in order (the foundation card excluded)
+    tops: list[int]
+    current: int
+    minimum: int  # cards the current player owes this turn (G4), fixed at the start of the turn
+    played_this_turn: int = 0
+    signals: list[list[int]] = field(default_factory=list)  # per seat, per pile (G11)
+    signal_changed: list[bool] = field(default_factory=lambda: [False] * NUM_PILES)
+    on_piles: int = 0
+    over: bool = False
+    won: bool = False
+    turn_index: int = 0
+    decisions: int = 0
+
+
+class TheGame(GameEngine[TheGameState]):
+    """The Game for 1-5 players (options ``num_players``, ``first_player`` (G3),
+    ``min_cards_when_empty`` (G4), ``signals`` (G11))."""
+
+    name = "thegame"
+    num_actions = NUM_ACTIONS
+    min_players = 1
+    max_players = MAX_PLAYERS
+    reward_kind = "shared"
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        first_player: int = 0,
+        min_cards_when_empty: int = 1,
+        signals: bool = False,
+    ) -> None:
+        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
+        self.first_player = check_int("first_player", first_player, 0, self.num_players - 1)
+        self.min_cards_when_empty = check_int("min_cards_when_empty", min_cards_when_empty, 1, 2)
+        if not isinstance(signals, bool | np.bool_):
+            raise ConfigError(f"signals must be True or False, got {signals!r}")
+        self.signals = bool(signals)
+        self.hand_size = HAND_SIZES[self.num_players]
+
+    # ---- set-up ----------------------------------------------------------------------------
+    def new_game(
+        self, rng: np.random.Generator, options: dict[str, Any] | None = None
+    ) -> TheGameState:
+        """Deal a game (G2). Options: ``deck`` (codes, top first: hands in seat order from seat 0,
+        a full hand each, then the draw pile), ``first_player`` (G3) and, for scenarios, ``piles``
+        (four lists of codes already placed, each a legal G5 build; those cards leave the deck)."""
+        options = dict(options or {})
+        n = self.num_players
+        top = [parse_card(code) for code in options.pop("deck", None) or []]
+        first = check_int("first_player", options.pop("first_player", self.first_player), 0, n - 1)
+        piles = _parse_piles(options.pop("piles", None))
+        if options:
+            raise ConfigError(
+                f"unknown thegame reset options {sorted(options)}; known: deck, first_player, piles"
+            )
+        placed = {c for pile in piles for c in pile}
+        deck = [c for c in FULL_DECK if c not in placed]
+        return self._deal(rng, deck, piles, first, top)
+
+    def _deal(
+        self,
+        rng: np.random.Generator,
+        deck: list[int],
+        piles: list[list[int]],
+        first: int,
+        top: list[int],
+    ) -> TheGameState:
+        n = self.num_players
+        order = stack_deck(deck, top, rng, CARD_CODES)  # top first
+        hands: list[list[int]] = []
+        at = 0
+        for _ in range(n):
+            hand = order[at : at + self.hand_size]
+            at += len(hand)
+            hands.append(sorted(hand))
+        state = TheGameState(
+            num_players=n,
+            hand_size=self.hand_size,
+            min_cards_when_empty=self.min_cards_when_empty,
+            signals_on=self.signals,
+            rng=rng,
+            hands=hands,
+            draw_pile=order[at:][::-1],
+            piles=piles,
+            tops=[pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(piles)],
+            current=first,
+            minimum=0,
+            signals=[[NONE] * NUM_PILES for _ in range(n)],
+            on_piles=sum(len(p) for p in piles),
+        )
+        if state.on_piles == NUM_CARDS:  # a scenario with every card placed: already won
+            state.over = state.won = True
+            state.current = -1
+            return state
+        self._start_turn(state, first)
+        return state
+
+    # ---- queries ------------------------------------------------------------------------------
+    def current_player(self, state: TheGameState) -> int | None:
+        return None if state.over else state.current
+
+    def legal_actions(self, state: TheGameState) -> list[int]:
+        if state.over:
+            return []
+        seat = state.current
+        t0, t1, t2, t3 = state.tops
+        out: list[int] = []
+        append = out.append
+        for c in state.hands[seat]:
+            b = (c - LOWEST) << 2
+            if c > t0 or c == t0 - 10:
+                append(b)
+            if c > t1 or c == t1 - 10:
+                append(b + 1)
+            if c < t2 or c == t2 + 10:
+                append(b + 2)
+            if c < t3 or c == t3 + 10:
+                append(b + 3)
+        if state.played_this_turn >= state.minimum:
+            append(END)
+        if state.signals_on:
+            mine = state.signals[seat]
+            for p in range(NUM_PILES):
+                if not state.signal_changed[p]:
+                    for v in range(3):
+                        if v != mine[p]:
+                            append(SIGNAL0 + p * 3 + v)
+        return out
+
+    def is_over(self, state: TheGameState) -> bool:
+        return state.over
+
+    def returns(self, state: TheGameState) -> list[float]:
+        """Shared: the fraction of the 98 cards on the piles so far, for every seat (G8, G10)."""
+        return [state.on_piles / NUM_CARDS] * state.num_players
+
+    def scores(self, state: TheGameState) -> list[float]:
+        """G10: cards not played (hands + draw pile), the team score of every seat; lower is better."""
+        return [float(NUM_CARDS - state.on_piles)] * state.num_players
+
+    def winners(self, state: TheGameState) -> list[int]:
+        return list(range(state.num_players)) if state.won else []
+
+    def decision_name(self, state: TheGameState) -> str:
+        if state.over:
+            return "game_over"
+        return "play" if state.played_this_turn < state.minimum else "play_or_end"
+
+    # ---- action text ----------------------------------------------------------------------------
+    def describe_action(self, action: int) -> str:
+        return describe_action(action)
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text)
+
+    # ---- play ---------------------------------------------------------------------------------
+    def apply(self, state: TheGameState, action: int, seat: int | None = None) -> None:
+        seat = self.check_turn(state, seat)
+        action = int(action)
+        if 0 <= action < END:  # G4/G5: one card onto one pile
+            card, pile = (action >> 2) + LOWEST, action & 3
+            hand = state.hands[seat]
+            if card not in hand or not fits(card, pile, state.tops[pile]):
+                raise self.illegal(state, action)
+            hand.remove(card)
+            state.piles[pile].append(card)
+            state.tops[pile] = card
+            state.played_this_turn += 1
+            state.on_piles += 1
+            state.decisions += 1
+            if state.on_piles == NUM_CARDS:  # G8: won
+                state.over = state.won = True
+                state.current = -1
+            elif state.played_this_turn < state.minimum and not can_play(hand, state.tops):
+                state.over = True  # G9: owes cards, none fits (no look-ahead)
+                state.current = -1
+            return
+        if action == END:
+            if state.played_this_turn < state.minimum:
+                raise self.illegal(state, action)
+            state.decisions += 1
+            self._end_turn(state, seat)
+            return
+        if state.signals_on and SIGNAL0 <= action < NUM_ACTIONS:  # G11
+            pile, value = divmod(action - SIGNAL0, 3)
+            if state.signal_changed[pile] or state.signals[seat][pile] == value:
+                raise self.illegal(state, action)
+            state.signals[seat][pile] = value
+            state.signal_changed[pile] = True
+            state.decisions += 1
+            return
+        raise self.illegal(state, action)
+
+    # ---- internals -------------------------------------------------------------------------------
+    def _end_turn(self, state: TheGameState, seat: int) -> None:
+        """G6: draw back up while the draw pile lasts; G7: the next seat holding cards plays."""
+        hand, draw = state.hands[seat], state.draw_pile
+        need = state.hand_size - len(hand)
+        while need > 0 and draw:
+            insort(hand, draw.pop())
+            need -= 1
+        n = state.num_players
+        nxt = (seat + 1) % n
+        while not state.hands[nxt]:  # some seat holds cards: the game is not won (G8)
+            nxt = (nxt + 1) % n
+        state.turn_index += 1
+        self._start_turn(state, nxt)
+
+    def _start_turn(self, state: TheGameState, seat: int) -> None:
+        """G4: the minimum is fixed for the turn; G9: lost at once when nothing fits."""
+        if not state.hands[seat]:  # G7 (only reachable from a scenario deal)
+            n = state.num_players
+            while not state.hands[seat]:
+                seat = (seat + 1) % n
+        state.current = seat
+        state.played_this_turn = 0
+        state.minimum = MIN_CARDS if state.draw_pile else state.min_cards_when_empty
+        state.signal_changed = [False] * NUM_PILES
+        if not can_play(state.hands[seat], state.tops):
+            state.over = True
+            state.current = -1
+
+    # ---- serialisation ---------------------------------------------------------------------------
+    def to_dict(self, state: TheGameState) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "num_players": state.num_players,
+            "hand_size": state.hand_size,
+            "min_cards_when_empty": state.min_cards_when_empty,
+            "signals_on": state.signals_on,
+            "scores": [NUM_CARDS - state.on_piles] * state.num_players,
+            "winners": self.winners(state),
+            "current_player": self.current_player(state),
+            "decision": self.decision_name(state),
+            "draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)],
+            "discard_pile": [],  # thegame discards nothing: played cards stay on the piles
+            "piles": [[CARD_CODES[c] for c in pile] for pile in state.piles],
+            "tops": list(state.tops),
+            "hands": [[CARD_CODES[c] for c in hand] for hand in state.hands],
+            "current": state.current,
+            "minimum": state.minimum,
+            "played_this_turn": state.played_this_turn,
+            "signals": [[SIGNAL_NAMES[v] for v in row] for row in state.signals],
+            "signal_changed": list(state.signal_changed),
+            "over": state.over,
+            "won": state.won,
+            "turn_index": state.turn_index,
+            "decisions": state.decisions,
+            "rng": copy.deepcopy(state.rng.bit_generator.state),
+        }
+
+    def from_dict(self, data: dict[str, Any]) -> TheGameState:
+        n = int(data["num_players"])
+        if n != self.num_players:
+            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
+        bit_gen_state = data["rng"]
+        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
+        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        piles = [[parse_card(c) for c in pile] for pile in data["piles"]]
+        return TheGameState(
+            num_players=n,
+            hand_size=int(data["hand_size"]),
+            min_cards_when_empty=int(data["min_cards_when_empty"]),
+            signals_on=bool(data["signals_on"]),
+            rng=rng,
+            hands=[sorted(parse_card(c) for c in hand) for hand in data["hands"]],
+            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
+            piles=piles,
+            tops=[pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(piles)],
+            current=int(data["current"]),
+            minimum=int(data["minimum"]),
+            played_this_turn=int(data["played_this_turn"]),
+            signals=[[SIGNAL_NAMES.index(v) for v in row] for row in data["signals"]],
+            signal_changed=[bool(b) for b in data["signal_changed"]],
+            on_piles=sum(len(p) for p in piles),
+            over=bool(data["over"]),
+            won=bool(data["won"]),
+            turn_index=int(data["turn_index"]),
+            decisions=int(data["decisions"]),
+        )
+
+    # ---- invariants ------------------------------------------------------------------------------
+    def card_zones(self, state: TheGameState) -> dict[str, list[str]]:
+        zones = {"draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)]}
+        for p, pile in enumerate(state.piles):
+            zones[f"pile_{p}"] = [CARD_CODES[c] for c in pile]
+        for s, hand in enumerate(state.hands):
+            zones[f"hand_{s}"] = [CARD_CODES[c] for c in hand]
+        return zones
+
+    def deck_codes(self) -> list[str]:
+        return [CARD_CODES[c] for c in FULL_DECK]
+
+    def resample_hidden(
+        self, state: TheGameState, seat: int, rng: np.random.Generator
+    ) -> TheGameState:
+        """Other hands and the draw pile are one unseen pool for ``seat``: redeal it keeping every
+        hand size and the draw-pile size; the generator is replaced too."""
+        clone = self.from_dict(self.to_dict(state))
+        others = [s for s in range(clone.num_players) if s != seat]
+        pool = list(clone.draw_pile)
+        for s in others:
+            pool.extend(clone.hands[s])
+        pool = [pool[i] for i in rng.permutation(len(pool))]
+        at = 0
+        for s in others:
+            k = len(clone.hands[s])
+            clone.hands[s] = sorted(pool[at : at + k])
+            at += k
+        clone.draw_pile = pool[at:]
+        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return clone
+
+
+# ---- option parsing ---------------------------------------------------------------------------------
+def parse_card(code: Any) -> int:
+    """A card code (``"2"`` .. ``"99"``, or the int) as its value; ConfigError otherwise."""
+    if isinstance(code, int | np.integer) and not isinstance(code, bool):
+        value = int(code)
+    else:
+        text = str(code).strip()
+        value = int(text) if text.isdigit() else -1
+    if not LOWEST <= value <= HIGHEST:
+        raise ConfigError(
+            f"unknown thegame card code {code!r}; cards are the numbers {LOWEST}..{HIGHEST} "
+            f"(1 and 100 are the foundations, not cards)"
+        )
+    return value
+
+
+def _parse_piles(piles: Any) -> list[list[int]]:
+    """The ``piles`` scenario option: four builds from the foundations, each legal under G5."""
+    if piles is None:
+        return [[] for _ in range(NUM_PILES)]
+    if not isinstance(piles, list | tuple) or len(piles) != NUM_PILES:
+        raise ConfigError(f"piles must be a list of {NUM_PILES} lists of card codes, got {piles!r}")
+    out: list[list[int]] = []
+    seen: set[int] = set()
+    for p, cards in enumerate(piles):
+        top = FOUNDATIONS[p]
+        pile = []
+        for code in cards:
+            card = parse_card(code)
+            if card in seen:
+                raise ConfigError(f"piles: card {card} appears twice")
+            if not fits(card, p, top):
+                raise ConfigError(
+                    f"piles: {card} cannot go on pile {p} over {top} "
+                    f"({'ascending' if ASCENDING[p] else 'descending'}, G5)"
+                )
+            seen.add(card)
+            pile.append(card)
+            top = card
+        out.append(pile)
+    return out
+
+
+def describe_action(action: int) -> str:
+    """``play C P``, ``end``, ``signal P none|wait|help`` (the rules file's texts)."""
+    action = int(action)
+    if 0 <= action < END:
+        return f"play {(action >> 2) + LOWEST} {action & 3}"
+    if action == END:
+        return "end"
+    if SIGNAL0 <= action < NUM_ACTIONS:
+        pile, value = divmod(action - SIGNAL0, 3)
+        return f"signal {pile} {SIGNAL_NAMES[value]}"
+    raise IllegalActionError(f"thegame has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().lower().split()
+    if words == ["end"]:
+        return END
+    if len(words) == 3 and words[0] == "play" and words[1].isdigit() and words[2].isdigit():
+        card, pile = int(words[1]), int(words[2])
+        if LOWEST <= card <= HIGHEST and pile < NUM_PILES:
+            return play_action(card, pile)
+    if len(words) == 3 and words[0] == "signal" and words[1].isdigit():
+        pile = int(words[1])
+        if pile < NUM_PILES and words[2] in SIGNAL_NAMES:
+            return signal_action(pile, SIGNAL_NAMES.index(words[2]))
+    raise IllegalActionError(
+        f"cannot parse thegame action {text!r}; expected 'play C P' (card C in "
+        f"{LOWEST}..{HIGHEST}, pile P in 0..3), 'end', or 'signal P none|wait|help'"
+    )
