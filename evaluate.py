@@ -14,6 +14,11 @@ finish: a re-run with the same agents and options plays only what is missing, so
 the results and a killed run resumes); ``<out>.md`` with PNG plots next to it. Cooperative games
 (thegame) get the team table and a cross-play matrix instead of a ranking.
 
+``--record DIR`` saves every game played as a replay (JSON lines: deal seed, every action as text,
+final result; ``python -m agents.replay FILE [--seat N] [--verify]`` steps through or checks it).
+``--human SEAT`` seats you at SEAT against ``--agents`` (one per other seat, in order) in the
+terminal instead of running a tournament; the game is saved to ``--record`` (default ``replays/``).
+
 ``--backend ray`` runs the games as Ray tasks: on a local Ray instance with ``--workers`` CPUs, or
 on the cluster at ``--address`` (its nodes need this project importable and the checkpoints at
 the same paths, e.g. ``ray job submit --working-dir . -- python evaluate.py --backend ray
@@ -51,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--game", default="flip6", help=f"one of {names()}")
-    parser.add_argument("--agents", nargs="+", required=True, help="agents to rank")
+    parser.add_argument(
+        "--agents", nargs="+", default=None, help="agents to rank (with --human: the opponents)"
+    )
     parser.add_argument(
         "--num-players", type=int, default=None, help="seats per table (game default if omitted)"
     )
@@ -105,7 +112,25 @@ def main(argv: list[str] | None = None) -> int:
         default=BATCH_GAMES,
         help="games played in lock-step per task (network agents batch across them)",
     )
+    parser.add_argument(
+        "--record",
+        default=None,
+        metavar="DIR",
+        help="save every game played as a replay file in DIR (see python -m agents.replay)",
+    )
+    parser.add_argument(
+        "--human",
+        type=int,
+        default=None,
+        metavar="SEAT",
+        help="play yourself at SEAT against --agents in the terminal (no tournament)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="deal seed of the --human game (random if omitted)"
+    )
     args = parser.parse_args(argv)
+    if args.agents is None and args.human is None:
+        parser.error("the following arguments are required: --agents")
     options: dict = {}
     if args.num_players is not None:
         options["num_players"] = args.num_players
@@ -113,9 +138,29 @@ def main(argv: list[str] | None = None) -> int:
         key, sep, value = item.partition("=")
         if not sep:
             parser.error(f"--option needs KEY=VALUE, got {item!r}")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
+        if value.lstrip("-").isdigit():
+            options[key] = int(value)
+        elif value.lower() in ("true", "false"):  # thegame signals=true, suicidium expansion=true
+            options[key] = value.lower() == "true"
+        else:
+            options[key] = value
     if os.getcwd() not in sys.path:  # module:factory agents from the current directory
         sys.path.append(os.getcwd())
+    if args.human is not None:
+        from agents.play import play_human
+
+        try:
+            return play_human(
+                args.game,
+                args.human,
+                args.agents or [],
+                options,
+                args.seed,
+                args.record or "replays",
+            )
+        except CardArenaError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     out = args.out or f"results/{args.game}.json"
     try:
         for spec in dict.fromkeys(args.agents):  # fail before starting workers
@@ -135,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             fresh=args.fresh,
             batch_games=args.batch_games,
             bootstrap=args.bootstrap,
+            record_dir=args.record,
         )
     except CardArenaError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -142,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     print(leaderboard_text(result))
     save_result(result, out)
     written = [out, str(jsonl_path(out))]
+    if args.record:
+        written.append(f"replays of the {result.played} games played in {args.record}/")
     if not args.no_report:
         from agents.report import write_report
 

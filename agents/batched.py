@@ -63,11 +63,13 @@ def play_lockstep(
     agents: Mapping[str, Any],
     jobs: Sequence[Job],
     block: int = BLOCK,
+    trace: list[list[int]] | None = None,
 ) -> list[Any]:
     """Play every job (deck seed, seat specs) at once; one :class:`GameRecord` per job, in order.
 
     ``agents`` maps each spec used in ``jobs`` to a built agent; it is copied once per seat and
-    game, so it is never reset or mutated here.
+    game, so it is never reset or mutated here. With ``trace`` (a list), each job's actions in
+    order are appended to it (what ``evaluate.py --record`` writes replays from).
     """
     from agents.rating import finishing_ranks
     from agents.tournament import GameRecord
@@ -88,6 +90,7 @@ def play_lockstep(
         seats.append(row)
         kinds.append([batch_kind(a) for a in row])
     decisions = [0] * len(jobs)
+    played: list[list[int]] = [[] for _ in jobs]
     active = [g for g in range(len(jobs)) if not engine.is_over(states[g])]
     while active:
         actions: dict[int, int] = {}
@@ -142,7 +145,11 @@ def play_lockstep(
                     f"agent {lineup[turn[g]]!r} at seat {turn[g]} (deck seed {seed}): {err}"
                 ) from None
             decisions[g] += 1
+            if trace is not None:
+                played[g].append(actions[g])
         active = [g for g in active if not engine.is_over(states[g])]
+    if trace is not None:
+        trace.extend(played)
     records = []
     for g, (seed, lineup) in enumerate(jobs):
         state = states[g]

@@ -39,7 +39,7 @@ from agents.rating import (
     head_to_head,
     rate,
 )
-from envs.core.engine import ConfigError
+from envs.core.engine import CardArenaError, ConfigError
 from envs.core.registry import get_spec
 
 BOOTSTRAP = 1000  # resamples of deck seeds for the intervals
@@ -561,27 +561,63 @@ def make_chunks(todo: Sequence[Key], tables_per_deal: int, batch_games: int) -> 
     return list(chunks.values())
 
 
-def _pool_init(game: str, options: dict[str, Any], specs: list[str], base_dir: str) -> None:
+def _play_chunk(
+    game: str,
+    options: dict[str, Any],
+    agents: dict[str, Any],
+    chunk: Chunk,
+    record_dir: str | None = None,
+) -> list[GameRecord]:
+    """Play a chunk; with ``record_dir``, also write each game's replay there."""
+    from agents.batched import play_lockstep
+
+    if record_dir is None:
+        return play_lockstep(game, options, agents, chunk)
+    from agents.replay import record_game, replay_name
+
+    traces: list[list[int]] = []
+    records = play_lockstep(game, options, agents, chunk, trace=traces)
+    for record, actions in zip(records, traces, strict=True):
+        path = Path(record_dir) / replay_name(game, record.deal_seed, record.lineup)
+        result = record_game(
+            path, game, options, record.deal_seed, record.lineup, actions, source="evaluate.py"
+        )
+        if result["winners"] != record.winners or result["steps"] != record.decisions:
+            raise CardArenaError(f"{path}: the replayed game does not end as the game played")
+    return records
+
+
+def _pool_init(
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    base_dir: str,
+    record_dir: str | None = None,
+) -> None:
     _WORKER["game"] = game
     _WORKER["options"] = options
     _WORKER["agents"] = build_agents(game, specs, base_dir)
+    _WORKER["record_dir"] = record_dir
 
 
 def _pool_chunk(chunk: Chunk) -> list[GameRecord]:
-    from agents.batched import play_lockstep
-
-    return play_lockstep(_WORKER["game"], _WORKER["options"], _WORKER["agents"], chunk)
+    return _play_chunk(
+        _WORKER["game"], _WORKER["options"], _WORKER["agents"], chunk, _WORKER.get("record_dir")
+    )
 
 
 def _ray_chunk(
-    game: str, options: dict[str, Any], specs: list[str], base_dir: str, chunk: Chunk
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    base_dir: str,
+    chunk: Chunk,
+    record_dir: str | None = None,
 ) -> list[GameRecord]:
-    from agents.batched import play_lockstep
-
     key = (game, json.dumps(options, sort_keys=True), tuple(specs), base_dir)
     if key not in _RAY_CACHE:
         _RAY_CACHE[key] = build_agents(game, specs, base_dir)
-    return play_lockstep(game, options, _RAY_CACHE[key], chunk)
+    return _play_chunk(game, options, _RAY_CACHE[key], chunk, record_dir)
 
 
 @contextlib.contextmanager
@@ -607,19 +643,19 @@ def _run_local(
     chunks: list[Chunk],
     workers: int,
     done: Callable[[list[GameRecord]], None],
+    record_dir: str | None = None,
 ) -> None:
     base_dir = os.getcwd()
     if workers <= 1 or len(chunks) <= 1:
-        from agents.batched import play_lockstep
-
         built = build_agents(game, specs, base_dir)
         for chunk in chunks:
-            done(play_lockstep(game, options, built, chunk))
+            done(_play_chunk(game, options, built, chunk, record_dir))
         return
     ctx = mp.get_context("spawn")
+    init_args = (game, options, specs, base_dir, record_dir)
     with (
         _single_threaded_children(),
-        ctx.Pool(min(workers, len(chunks)), _pool_init, (game, options, specs, base_dir)) as pool,
+        ctx.Pool(min(workers, len(chunks)), _pool_init, init_args) as pool,
     ):
         for records in pool.imap_unordered(_pool_chunk, chunks):
             done(records)
@@ -644,6 +680,7 @@ def _run_ray(
     workers: int,
     address: str | None,
     done: Callable[[list[GameRecord]], None],
+    record_dir: str | None = None,
 ) -> None:
     try:
         import ray
@@ -667,7 +704,7 @@ def _run_ray(
         task = ray.remote(num_cpus=1)(_ray_chunk)
         opts = ray.put(options)
         base_dir = os.getcwd()
-        pending = [task.remote(game, opts, specs, base_dir, chunk) for chunk in chunks]
+        pending = [task.remote(game, opts, specs, base_dir, chunk, record_dir) for chunk in chunks]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
@@ -693,12 +730,15 @@ def run_tournament(
     fresh: bool = False,
     batch_games: int = BATCH_GAMES,
     bootstrap: int = BOOTSTRAP,
+    record_dir: str | Path | None = None,
 ) -> TournamentResult:
     """Play ``num_deals`` deck seeds x every table of ``agents`` (rotations, or every seating
     with ``permutations``), on ``backend`` "local" (``workers`` processes) or "ray".
 
     With ``results_path`` (a ``.jsonl`` file) games already there are reused and new ones are
-    appended as they finish.
+    appended as they finish. With ``record_dir``, every game played (not those reused) is saved
+    there as a replay (:mod:`agents.replay`), written by the process that plays it (on a Ray
+    cluster, give a directory every node shares).
     """
     if backend not in ("local", "ray"):
         raise ConfigError(f"backend must be 'local' or 'ray', got {backend!r}")
@@ -755,10 +795,11 @@ def run_tournament(
 
     start = time.perf_counter()
     try:
+        record = None if record_dir is None else os.path.abspath(record_dir)
         if chunks and backend == "ray":
-            _run_ray(game, options, names, chunks, workers, address, done)
+            _run_ray(game, options, names, chunks, workers, address, done, record)
         elif chunks:
-            _run_local(game, options, names, chunks, workers, done)
+            _run_local(game, options, names, chunks, workers, done, record)
     finally:
         if bar:
             bar.close()

@@ -14,11 +14,15 @@ _SPECS: dict[str, GameSpec] = {}
 
 
 def register_game(spec: GameSpec, module: str) -> None:
-    """Register a game under its name and in PettingZoo's AEC registry."""
+    """Register a game under its name, in PettingZoo's AEC registry and in gymnasium's (as the
+    single-agent env of :mod:`envs.core.gym_registration`), all under ``spec.env_id``."""
     _SPECS[spec.name] = spec
     env_id = spec.env_id
     if env_id not in pettingzoo.aec_registry:
         pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
+    from envs.core import gym_registration  # imports the self-play adapter, which imports us
+
+    gym_registration.register(spec.name, env_id)
 
 
 def get_spec(name: str) -> GameSpec:

@@ -1,0 +1,175 @@
+"""Every game as a single-agent gymnasium env, for plain stable-baselines3 without self-play.
+
+    env = gymnasium.make("cardarena/flip6-v0", opponents="ev", num_players=4)
+
+The learner takes one seat (random each episode, or ``learner_seat``); the other seats are
+played inside ``step()`` by agents of :func:`agents.make_agent` (scripted names, ``random``,
+``zoo:NAME``, checkpoint paths, ``module:factory``):
+
+==================  ============================================================================
+``opponents``       one spec for every other seat (default: the game's best scripted baseline);
+                    a list with one spec per other seat, in seat order skipping the learner's;
+                    or a dict ``{spec: weight}``, from which every other seat draws each episode
+``learner_seat``    None (random each episode) or a seat
+``illegal_action``  "forfeit" (default): an illegal action ends the episode with reward
+                    ``illegal_reward`` (-1) and ``info["illegal_action"]`` naming it, for algorithms
+                    without action masks (and gymnasium's ``check_env``, which steps an action
+                    sampled before ``reset``); "raise": the engine's IllegalActionError
+``render_mode``     None or "ansi" (``render()`` returns the learner's view as text)
+others              the game's options (``num_players``, ``mode``, ``signals``, ...), ``shaping``,
+                    ``shared_policy`` (cooperative games: the learner plays every seat), ``seed``
+==================  ============================================================================
+
+Observations are the learner's ``float32`` vector, actions the game's ``Discrete`` space, and
+``env.unwrapped.action_masks()`` gives the legal actions (MaskablePPO finds it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from envs.core.engine import ConfigError
+from envs.core.single_agent import SeatAgent, SelfPlayEnv
+
+ENTRY_POINT = "envs.core.gym_registration:make_env"
+ILLEGAL_MODES = ("forfeit", "raise")
+
+
+class OpponentTable:
+    """Opponent sampler of :class:`SelfPlayEnv` built from agent specs.
+
+    One agent object per (opponent slot, spec) is built on first use and kept, so checkpoints load
+    once; each is reset with a fresh seed every episode by the env.
+    """
+
+    def __init__(
+        self, game: str, opponents: str | Sequence[str] | Mapping[str, float], num_others: int
+    ) -> None:
+        self.game = game
+        self.num_others = num_others
+        self.fixed: list[str] | None = None
+        self.pool: list[str] = []
+        self.weights: np.ndarray | None = None
+        if isinstance(opponents, str):
+            self.fixed = [opponents] * num_others
+        elif isinstance(opponents, Mapping):
+            if not opponents:
+                raise ConfigError("opponents: the pool {spec: weight} is empty")
+            self.pool = list(opponents)
+            w = np.array([float(v) for v in opponents.values()])
+            if (w < 0).any() or w.sum() <= 0:
+                raise ConfigError(f"opponents: weights must be >= 0 with a positive sum: {w}")
+            self.weights = w / w.sum()
+        else:
+            specs = list(opponents)
+            if len(specs) != num_others:
+                raise ConfigError(
+                    f"opponents: a list gives one agent per other seat ({num_others} here), got "
+                    f"{len(specs)}: {specs}. Pass one spec for every seat, or a dict "
+                    f"{{spec: weight}} to draw each seat from a pool."
+                )
+            self.fixed = specs
+        self._built: dict[tuple[int, str], SeatAgent] = {}
+        for spec in self.fixed or self.pool:  # fail at construction on a bad spec
+            self._agent(0, spec)
+
+    def _agent(self, slot: int, spec: str) -> SeatAgent:
+        key = (slot, spec)
+        if key not in self._built:
+            from agents import make_agent
+
+            self._built[key] = make_agent(self.game, spec)
+        return self._built[key]
+
+    def __call__(self, rng: np.random.Generator, k: int) -> list[SeatAgent]:
+        if self.fixed is not None:
+            specs = self.fixed[:k]
+        else:
+            specs = [self.pool[i] for i in rng.choice(len(self.pool), size=k, p=self.weights)]
+        return [self._agent(slot, spec) for slot, spec in enumerate(specs)]
+
+
+class CardArenaGymEnv(SelfPlayEnv):
+    """:class:`SelfPlayEnv` with gymnasium's render protocol and an illegal-action policy."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str,
+        opponents: str | Sequence[str] | Mapping[str, float] | None = None,
+        learner_seat: int | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "forfeit",
+        illegal_reward: float = -1.0,
+        shaping: float = 0.0,
+        shared_policy: bool = False,
+        seed: int | None = None,
+        **options: Any,
+    ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal_action not in ILLEGAL_MODES:
+            raise ConfigError(
+                f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
+            )
+        if opponents is None:
+            from agents import best_baseline
+
+            opponents = best_baseline(game)
+        super().__init__(
+            game,
+            env_options=options,
+            learner_seat=learner_seat,
+            shared_policy=shared_policy,
+            seed=seed,
+            shaping=shaping,
+        )
+        self.opponents = OpponentTable(game, opponents, self.num_players - 1)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if (
+            self.illegal_action == "forfeit"
+            and self.state is not None
+            and not self.engine.is_over(self.state)  # after the end: the engine's GameOverError
+        ):
+            legal = self.engine.legal_actions(self.state)
+            if int(action) not in legal:
+                described = (
+                    self.engine.describe_action(int(action))
+                    if 0 <= int(action) < self.engine.num_actions
+                    else "out of range"
+                )
+                info = {
+                    "seat": self.seat,
+                    "illegal_action": f"{int(action)} ({described}) is not legal in decision "
+                    f"{self.engine.decision_name(self.state)!r}; legal: {legal}",
+                }
+                return self._observe(), self.illegal_reward, True, False, info
+        return super().step(action)
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode is None:
+            gym.logger.warn("render() called with render_mode=None; pass render_mode='ansi'.")
+            return None
+        if self.state is None:
+            return f"{self.game_name}: not started (call reset())"
+        return super().render()
+
+
+def make_env(game: str, **kwargs: Any) -> CardArenaGymEnv:
+    """The entry point of every ``cardarena/<game>-v<k>`` gymnasium id."""
+    return CardArenaGymEnv(game, **kwargs)
+
+
+def register(name: str, env_id: str) -> None:
+    """Register ``env_id`` in gymnasium's registry (once)."""
+    if env_id not in gym.registry:
+        gym.register(id=env_id, entry_point=ENTRY_POINT, kwargs={"game": name})

@@ -1,0 +1,1 @@
+"""Golden playthroughs: recorded games every rules change is checked against (test_golden.py)."""
