@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
         "ent_coef": 0.01,
         "vf_coef": 0.5,
         "max_grad_norm": 0.5,
+        "target_kl": None,
     },
     "policy": {"net_arch": [128, 128], "activation": "tanh"},
     "vec_env": "dummy",
