@@ -22,8 +22,11 @@ demo: setup
 	$(BIN)/python evaluate.py --game flip6 --num-players 4 --deals 300 \
 		--agents runs/flip6_demo/final.zip zoo:flip6 ev threshold random --out results/demo.json
 
+# Two runs: everything but the timing-sensitive tests on $(WORKERS) workers, then the "serial"
+# ones (tests/test_throughput.py) alone in one process, so that no other test skews their timings.
 test: setup
-	$(BIN)/python -m pytest -q -n $(WORKERS) --durations=15
+	$(BIN)/python -m pytest -q -n $(WORKERS) -m "not serial" --durations=15
+	$(BIN)/python -m pytest -q -m serial -p no:xdist
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

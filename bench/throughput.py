@@ -1,32 +1,54 @@
 """Random-play throughput of every registered game next to PettingZoo's classic envs.
 
-    python bench/throughput.py [--seconds 2] [--repeats 3] [--rss-games 10000]
+    python bench/throughput.py [--seconds 2] [--repeats 3] [--games flip6 ...] [--rss-games 10000]
+    python bench/throughput.py --profile sevn/8 [--seconds 5]     # cProfile of one AEC loop
 
-AEC loop, the same for every env: ``env.last()`` (observation + mask), a random legal action
-drawn from the mask with numpy, ``env.step``; terminated agents are stepped with None and the env
-is reset when every agent is done. Engine loop: ``legal_actions`` + ``apply`` only. Each figure is
-the median of ``--repeats`` timed runs; ratios are against texas_holdem_v4 (and connect_four_v3)
-measured in the same run. Peak RSS: a fresh process playing ``--rss-games`` random games.
+What is measured, for every game at 2 (or its minimum, and 1 for a solitaire), 4 and its maximum
+player count (bench/README.md has the latest figures):
+
+* AEC steps/s through ``envs.make`` (the ``env()`` with its safety checks), the same loop for
+  every env, PettingZoo's included: ``env.last()`` (observation + action mask), a random legal
+  action drawn from the mask with numpy, ``env.step``; terminated agents are stepped with None and
+  the env is reset when every agent is done.
+* Its ratio to PettingZoo's texas_holdem_v4, measured interleaved (texas, game, texas, game, ...)
+  so that both see the same machine load; the median of ``--repeats`` pairs. connect_four_v3 is
+  measured the same way against texas_holdem_v4 once, which gives the ratio to connect_four_v3.
+* Engine decisions/s: ``legal_actions`` + ``apply`` only (no observation, no env), random play.
+* Peak RSS: a fresh process playing ``--rss-games`` random games through the AEC loop above, per
+  game at ``--rss-players`` (4) players; the long games (sevn, suicidium) run last.
+
+Every figure is the median of ``--repeats`` timed runs of ``--seconds``. Prints a table and writes
+JSON (``--out``, default bench/results/throughput.json).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 import envs  # noqa: E402
 
+#: games whose random games are long: their peak-RSS runs go last
+LONG_GAMES = ("sevn", "suicidium")
 
-def aec_steps_per_second(make_env, seconds: float, seed: int = 0) -> float:
+
+def aec_steps_per_second(make_env: Callable[[], Any], seconds: float, seed: int = 0) -> float:
+    """AEC steps/s of random legal play (the loop of the module docstring) for ``seconds``."""
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
@@ -54,6 +76,7 @@ def aec_steps_per_second(make_env, seconds: float, seed: int = 0) -> float:
 def engine_decisions_per_second(
     game: str, num_players: int, seconds: float, seed: int = 0
 ) -> float:
+    """Decisions/s of random legal play on the bare engine (``legal_actions`` + ``apply``)."""
     engine = envs.get_spec(game).make_engine(num_players=num_players)
     rng = np.random.default_rng(seed)
     decisions = 0
@@ -70,60 +93,164 @@ def engine_decisions_per_second(
     return decisions / (time.perf_counter() - start)
 
 
-def median_of(fn, repeats: int) -> float:
+def median_of(fn: Callable[[], float], repeats: int) -> float:
     return statistics.median(fn() for _ in range(repeats))
 
 
 def player_counts(game: str) -> list[int]:
-    """2 (or the minimum), 4 (or the nearest allowed) and the maximum."""
+    """2 (or the minimum when above 2; plus the minimum when below 2, e.g. a solitaire), 4 (or
+    the nearest allowed) and the maximum."""
     cls = envs.get_spec(game).engine_cls
-    return sorted({cls.min_players, min(max(4, cls.min_players), cls.max_players), cls.max_players})
+    low, high = cls.min_players, cls.max_players
+    return sorted({low, max(2, low) if high >= 2 else low, min(max(4, low), high), high})
+
+
+def texas_env() -> Any:
+    from pettingzoo.classic import texas_holdem_v4
+
+    return texas_holdem_v4.env()
+
+
+def connect_four_env() -> Any:
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3.env()
+
+
+def interleaved(
+    make_env: Callable[[], Any], seconds: float, repeats: int
+) -> tuple[list[float], list[float]]:
+    """(env steps/s, texas_holdem_v4 steps/s) of ``repeats`` interleaved pairs."""
+    ours, peer = [], []
+    for _ in range(repeats):
+        peer.append(aec_steps_per_second(texas_env, seconds))
+        ours.append(aec_steps_per_second(make_env, seconds))
+    return ours, peer
 
 
 def aec_ratio(game: str, num_players: int, seconds: float, repeats: int = 3) -> float:
     """AEC steps/s of ``game`` over texas_holdem_v4's, measured interleaved (A B A B ...) so
     that both see the same machine load; the median of ``repeats`` pairs."""
-    from pettingzoo.classic import texas_holdem_v4
-
-    ratios = []
-    for _ in range(repeats):
-        peer = aec_steps_per_second(texas_holdem_v4.env, seconds)
-        ours = aec_steps_per_second(lambda: envs.make(game, num_players=num_players), seconds)
-        ratios.append(ours / peer)
-    return statistics.median(ratios)
+    ours, peer = interleaved(lambda: envs.make(game, num_players=num_players), seconds, repeats)
+    return statistics.median(o / p for o, p in zip(ours, peer, strict=True))
 
 
 _RSS_SCRIPT = """
 import resource, sys
 import numpy as np
 import envs
-game, n, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-engine = envs.get_spec(game).make_engine(num_players=n)
+
+def peak_kib():
+    # VmHWM: this process's own high-water mark. ru_maxrss is not: on Linux it keeps the
+    # parent's resident size across fork + exec, so every child would report the bench's own.
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+game, n, games, loop = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rng = np.random.default_rng(0)
-for g in range(games):
-    state = engine.new_game(np.random.default_rng(g))
-    while not engine.is_over(state):
-        legal = engine.legal_actions(state)
-        engine.apply(state, legal[int(rng.integers(len(legal)))])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+if loop == "aec":
+    env = envs.make(game, num_players=n)
+    env.reset(seed=0)
+    base = peak_kib()
+    for g in range(games):
+        env.reset(seed=g)
+        while env.agents:
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(len(legal))]))
+else:
+    engine = envs.get_spec(game).make_engine(num_players=n)
+    base = peak_kib()
+    for g in range(games):
+        state = engine.new_game(np.random.default_rng(g))
+        while not engine.is_over(state):
+            legal = engine.legal_actions(state)
+            engine.apply(state, legal[int(rng.integers(len(legal)))])
+print(base, peak_kib())
 """
 
 
-def peak_rss_mib(game: str, num_players: int, games: int) -> float:
-    """Peak resident memory of a fresh process playing ``games`` random games (MiB)."""
-    import subprocess
-
+def peak_rss(game: str, num_players: int, games: int, loop: str = "aec") -> tuple[float, float]:
+    """(RSS after the imports and one reset, peak RSS) in MiB of a fresh process playing
+    ``games`` random games through the AEC loop (``loop="aec"``) or the bare engine."""
     out = subprocess.run(
-        [sys.executable, "-c", _RSS_SCRIPT, game, str(num_players), str(games)],
+        [sys.executable, "-c", _RSS_SCRIPT, game, str(num_players), str(games), loop],
         check=True,
         capture_output=True,
         text=True,
-        cwd=str(Path(__file__).resolve().parent.parent),
+        cwd=str(ROOT),
     )
-    return int(out.stdout.strip().splitlines()[-1]) / 1024.0
+    base, peak = out.stdout.strip().splitlines()[-1].split()
+    return int(base) / 1024.0, int(peak) / 1024.0
 
 
-def main(argv: list[str] | None = None) -> dict:
+def peak_rss_mib(game: str, num_players: int, games: int, loop: str = "aec") -> float:
+    """Peak resident memory of a fresh process playing ``games`` random games (MiB)."""
+    return peak_rss(game, num_players, games, loop)[1]
+
+
+def profile(target: str, seconds: float, lines: int = 25) -> None:
+    """cProfile of the AEC loop of ``target`` ("game/players"), sorted by own time."""
+    import cProfile
+    import pstats
+
+    game, _, count = target.partition("/")
+    n = int(count) if count else None
+    options = {"num_players": n} if n else {}
+    profiler = cProfile.Profile()
+    profiler.enable()
+    rate = aec_steps_per_second(lambda: envs.make(game, **options), seconds)
+    profiler.disable()
+    print(f"{target}: {rate:.0f} AEC steps/s under the profiler")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(lines)
+
+
+def throughput(games: list[str], seconds: float, repeats: int, results: dict[str, Any]) -> None:
+    """The timed part: peers, then every game at its player counts, into ``results``."""
+    c4, texas = interleaved(connect_four_env, seconds, repeats)
+    c4_ratio = statistics.median(c / t for c, t in zip(c4, texas, strict=True))
+    results["peers"] = {
+        "texas_holdem_v4": statistics.median(texas),
+        "connect_four_v3": statistics.median(c4),
+        "connect_four_v3_vs_texas_holdem_v4": c4_ratio,
+    }
+    print(f"{'pettingzoo texas_holdem_v4':<28} {statistics.median(texas):>9.0f} AEC steps/s")
+    print(
+        f"{'pettingzoo connect_four_v3':<28} {statistics.median(c4):>9.0f} AEC steps/s"
+        f"  x{c4_ratio:5.2f} vs texas_holdem"
+    )
+    print(f"{'game':<28} {'AEC steps/s':>11} {'x texas':>8} {'x c4':>6} {'engine dec/s':>13}")
+    for game in games:
+        for n in player_counts(game):
+            ours, peer = interleaved(
+                lambda g=game, k=n: envs.make(g, num_players=k), seconds, repeats
+            )
+            ratio = statistics.median(o / p for o, p in zip(ours, peer, strict=True))
+            eng = median_of(lambda g=game, k=n: engine_decisions_per_second(g, k, seconds), repeats)
+            results["games"][f"{game}/{n}p"] = {
+                "aec_steps_per_s": statistics.median(ours),
+                "texas_holdem_steps_per_s": statistics.median(peer),
+                "ratio_vs_texas_holdem": ratio,
+                "ratio_vs_connect_four": ratio / c4_ratio,
+                "engine_decisions_per_s": eng,
+            }
+            print(
+                f"{f'{game} {n}p':<28} {statistics.median(ours):>11.0f} {ratio:>8.2f}"
+                f" {ratio / c4_ratio:>6.2f} {eng:>13.0f}",
+                flush=True,
+            )
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -135,54 +262,63 @@ def main(argv: list[str] | None = None) -> dict:
         "--rss-games",
         type=int,
         default=10_000,
-        help="random games for the peak-RSS figure (0: skip)",
+        help="random games of the peak-RSS runs (0: skip them)",
     )
+    parser.add_argument("--rss-players", type=int, default=4, help="player count of those runs")
+    parser.add_argument(
+        "--rss-loop",
+        choices=("aec", "engine"),
+        default="aec",
+        help="play the peak-RSS games through the AEC env (default) or the bare engine",
+    )
+    parser.add_argument(
+        "--no-throughput", action="store_true", help="skip the timings (peak RSS runs only)"
+    )
+    parser.add_argument("--profile", metavar="GAME/N", help="only profile one AEC loop")
     args = parser.parse_args(argv)
+    if args.profile:
+        profile(args.profile, args.seconds)
+        return {}
 
-    from pettingzoo.classic import connect_four_v3, texas_holdem_v4
-
-    results: dict = {
+    games = args.games or envs.names()
+    results: dict[str, Any] = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "command": "python bench/throughput.py " + " ".join(argv or sys.argv[1:]),
         "machine": {
             "python": platform.python_version(),
             "processor": platform.processor(),
-            "cpus": __import__("os").cpu_count(),
+            "cpus": os.cpu_count(),
+            "load_average": list(os.getloadavg()),
         },
         "seconds": args.seconds,
         "repeats": args.repeats,
         "peers": {},
         "games": {},
+        "rss": {},
     }
-    peer = median_of(lambda: aec_steps_per_second(texas_holdem_v4.env, args.seconds), args.repeats)
-    results["peers"]["texas_holdem_v4"] = peer
-    print(f"{'pettingzoo texas_holdem_v4':<32} {peer:>10.0f} AEC steps/s")
-    c4 = median_of(lambda: aec_steps_per_second(connect_four_v3.env, args.seconds), args.repeats)
-    results["peers"]["connect_four_v3"] = c4
-    print(f"{'pettingzoo connect_four_v3':<32} {c4:>10.0f} AEC steps/s  x{c4 / peer:5.2f}")
-    for game in args.games or envs.names():
-        counts = player_counts(game)
-        for n in counts:
-            aec = median_of(
-                lambda g=game, k=n: aec_steps_per_second(
-                    lambda: envs.make(g, num_players=k), args.seconds
-                ),
-                args.repeats,
-            )
-            eng = median_of(
-                lambda g=game, k=n: engine_decisions_per_second(g, k, args.seconds), args.repeats
-            )
-            rss = peak_rss_mib(game, n, args.rss_games) if args.rss_games else None
-            results["games"][f"{game}/{n}p"] = {
-                "aec_steps_per_s": aec,
-                "engine_decisions_per_s": eng,
-                "ratio_vs_texas_holdem": aec / peer,
-                "ratio_vs_connect_four": aec / c4,
-                "peak_rss_mib": rss,
-                "rss_games": args.rss_games,
+    if not args.no_throughput:
+        throughput(games, args.seconds, args.repeats, results)
+    if args.rss_games:
+        print(f"peak RSS, {args.rss_games} random games through the {args.rss_loop} loop:")
+        cls_of = {g: envs.get_spec(g).engine_cls for g in games}
+        ordered = sorted(games, key=lambda g: (g in LONG_GAMES, g))
+        for game in ordered:
+            cls = cls_of[game]
+            n = min(max(args.rss_players, cls.min_players), cls.max_players)
+            start = time.perf_counter()
+            base, peak = peak_rss(game, n, args.rss_games, args.rss_loop)
+            took = time.perf_counter() - start
+            results["rss"][f"{game}/{n}p"] = {
+                "games": args.rss_games,
+                "loop": args.rss_loop,
+                "rss_after_reset_mib": base,
+                "peak_rss_mib": peak,
+                "seconds": took,
             }
             print(
-                f"{game + f' {n} players':<32} {aec:>10.0f} AEC steps/s  x{aec / peer:5.2f} vs texas_holdem"
-                f"   engine {eng:>9.0f} decisions/s"
-                + (f"   peak RSS {rss:6.1f} MiB ({args.rss_games} games)" if rss else "")
+                f"{f'{game} {n}p':<28} peak {peak:6.1f} MiB (after imports and a reset "
+                f"{base:6.1f} MiB)  {took:6.0f} s",
+                flush=True,
             )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

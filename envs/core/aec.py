@@ -21,6 +21,8 @@ from pettingzoo import AECEnv
 from envs.core.engine import CardArenaError, ConfigError, GameEngine, GameOverError
 
 _SEED_BOUND = 2**63
+#: legal-action lists up to this long are written into the mask one by one (cheaper than put)
+_SCALAR_MASK = 6
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ class CardGameEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         self._num_actions = self.game.num_actions
+        self._rewards_zero = True
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
@@ -138,6 +141,7 @@ class CardGameEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._returns = self.game.returns(self.state_obj)
+        self._rewards_zero = True
         if self.game.is_over(self.state_obj):
             self._finish()
             self.agent_selection = self.agents[0]
@@ -149,16 +153,23 @@ class CardGameEnv(AECEnv):
             self.terminations[agent] = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.state_obj is None:
+        state = self.state_obj
+        if state is None:
             raise CardArenaError(f"{self.spec.name}: call reset() before observe() or last().")
         seat = self._seat_of[agent]
         mask = np.zeros(self._num_actions, dtype=np.int8)
-        if self.game.current_player(self.state_obj) == seat:
-            mask[self.game.legal_actions(self.state_obj)] = 1
-        return {"observation": self.spec.encode(self.state_obj, seat), "action_mask": mask}
+        if self.game.current_player(state) == seat:
+            legal = self.game.legal_actions(state)
+            if len(legal) <= _SCALAR_MASK:
+                for action in legal:
+                    mask[action] = 1
+            else:
+                mask.put(legal, 1)
+        return {"observation": self.spec.encode(state, seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        if self.state_obj is None:
+        state = self.state_obj
+        if state is None:
             raise CardArenaError(f"{self.spec.name}: call reset() before step().")
         if not self.agents:
             raise GameOverError(
@@ -174,11 +185,12 @@ class CardGameEnv(AECEnv):
                 )
             self._was_dead_step(action)
             return
-        if self._checks:
+        # the common case (a plain int in range) passes with one type test and one comparison
+        if self._checks and not (type(action) is int and 0 <= action < self._num_actions):
             if action is None:
                 raise CardArenaError(
                     f"{self.spec.name}: {agent} must act (decision "
-                    f"'{self.game.decision_name(self.state_obj)}'); got None."
+                    f"'{self.game.decision_name(state)}'); got None."
                 )
             if (
                 isinstance(action, bool | np.bool_)
@@ -189,19 +201,28 @@ class CardGameEnv(AECEnv):
                     f"{self.spec.name}: action {action!r} is outside the action space "
                     f"Discrete({self._num_actions}); use an int from the action_mask."
                 )
-        seat = self._seat_of[agent]
+        game = self.game
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(self.state_obj, int(action), seat)
-        before, after = self._returns, self.game.returns(self.state_obj)
+        game.apply(state, int(action), self._seat_of[agent])
+        before, after = self._returns, game.returns(state)
         self._returns = after
-        for a in self.agents:
-            i = self._seat_of[a]
-            self.rewards[a] = float(after[i] - before[i])
-        if self.game.is_over(self.state_obj):
+        # Rewards are the changes of the returns. While the returns stay put and every reward is
+        # already 0.0 (most steps of a terminal-reward game), setting them to 0.0 again and adding
+        # them to the cumulative rewards would change nothing, so both are skipped.
+        changed = not (self._rewards_zero and after == before)
+        if changed:
+            rewards = self.rewards
+            seat_of = self._seat_of
+            for a in self.agents:
+                i = seat_of[a]
+                rewards[a] = float(after[i] - before[i])
+            self._rewards_zero = not any(rewards.values())
+        if game.is_over(state):
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player(self.state_obj)]
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[game.current_player(state)]
+        if changed:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -33,6 +33,8 @@ Action mask (int8, size 8): ``stay``, ``hit``, ``target 0`` .. ``target 5``.
 
 from __future__ import annotations
 
+import struct
+from operator import truediv
 from typing import Any
 
 import numpy as np
@@ -58,6 +60,43 @@ from envs.flip6.rules import (
 SEAT_BLOCK = 31
 OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + 4 + 1 + 1 + NUM_CARD_KINDS * 2 + MAX_PLAYERS + 4 + 1
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
+
+# ---- tables of the fast encoder (exact float32 arithmetic of the original, precomputed) ---------
+_PACK = struct.Struct(f"{OBS_SIZE}f").pack
+
+
+def _f32(x: float) -> float:
+    """``x`` rounded to float32 (as numpy rounds a float64), as a Python float."""
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+#: _ODDS[total][count]: float32(count) / float32(total) as a Python float (next_card_odds)
+_ODDS = [[0.0]] + [
+    (np.arange(total + 1, dtype=np.float32) / np.float32(total)).tolist()
+    for total in range(1, sum(DECK_COUNTS) + 1)
+]
+_VALUE_FLAGS = [tuple(float(m >> v & 1) for v in range(7)) for m in range(1 << 7)]
+
+
+def _onehot(size: int, k: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == k else 0.0 for i in range(size))
+
+
+#: _SEAT_HEAD[is_me][is_dealer][is_deciding][status]: present .. status one-hot
+_SEAT_HEAD = [
+    [
+        [
+            [(1.0, float(me), float(dealer), float(deciding)) + _onehot(4, st) for st in range(4)]
+            for deciding in (0, 1)
+        ]
+        for dealer in (0, 1)
+    ]
+    for me in (0, 1)
+]
+_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
+_DECISION_ONEHOT = [_onehot(4, d) for d in range(4)]
+_SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
+_COUNT_ONEHOT = [_onehot(4, k) for k in range(4)]
 
 
 def unseen_counts(state: Flip6State) -> np.ndarray:
@@ -108,66 +147,147 @@ def hit_value(state: Flip6State, seat: int, odds: np.ndarray) -> tuple[float, fl
     return ev, p_dup, p_new
 
 
+#: (values, has_double, *row) -> _row_part(...): what a seat block takes from the seat's row
+_ROW_PARTS: dict[tuple[int, ...], tuple[Any, ...]] = {}
+_ROW_PARTS_MAX = 4096  #: entries; the cache is emptied when full (a few MiB at most)
+
+
+def _row_part(values: int, double: bool, row: list[int]) -> tuple[Any, ...]:
+    """(value flags, distinct values /6, round_score, round_score /30, a sixth value would make
+    Flip 6, (cards on the table /10,)) of a seat still in the round; memoised in ``_ROW_PARTS``
+    (a row stays put for several steps while the others play)."""
+    rs = sum(c for c in row if 1 <= c <= 6)  # round_score
+    if double:
+        rs *= 2
+    part = (
+        _VALUE_FLAGS[values],
+        values.bit_count() / 6.0,
+        rs,
+        rs / 30.0,
+        values.bit_count() == 5,
+        (len(row) / 10.0,),
+    )
+    if len(_ROW_PARTS) >= _ROW_PARTS_MAX:
+        _ROW_PARTS.clear()
+    _ROW_PARTS[(values, double, *row)] = part
+    return part
+
+
 def encode(state: Flip6State, seat: int) -> np.ndarray:
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The observation of ``seat`` (see the module docstring for the layout).
+
+    Built as one list of Python floats packed to float32 at once (writing numpy scalars one by one
+    was most of an env step), with the flag parts from precomputed tables and what depends on a
+    seat's row alone memoised (:func:`_row_part`). Every value is computed as
+    :func:`unseen_counts`, :func:`next_card_odds`, :func:`hit_value` and ``round_score`` do (the
+    float32 odds from a table of their exact values, float sums in the same order), so the vector
+    is bit-identical to theirs (``tests/test_encoder_equivalence.py``).
+    """
     n = state.num_players
     target = float(state.target_score)
-    unseen = unseen_counts(state)
-    odds = next_card_odds(state, unseen)
-    leader = max(state.scores)
+    scores = state.scores
+    tables = state.table
+    discard = [0] * NUM_CARD_KINDS
+    for c in state.discard_pile:
+        discard[c] += 1
+    unseen = [d - k for d, k in zip(DECK_COUNTS, discard, strict=True)]
+    for cards in tables:
+        for c in cards:
+            unseen[c] -= 1
+    for c in state.set_aside:
+        unseen[c] -= 1
+    # next_card_odds: float32 counts / float32 total, read back as Python floats by hit_value
+    source = unseen if state.draw_pile else discard
+    total = sum(source)
+    odds = [_ODDS[total][k] for k in source] if total > 0 else [float(k) for k in source]
+    hits = [(v, odds[v]) for v in range(7) if odds[v] != 0.0]
+    odds_double = odds[DOUBLE]
+    # float(odds[EXTRA_LIFE]) + 0.5 * float(odds[FREEZE] + odds[FLIP3]) (a float32 sum)
+    hit_tail = odds[EXTRA_LIFE] + 0.5 * _f32(odds[FREEZE] + odds[FLIP3])
+    leader = max(scores)
+    decider = -1 if state.over else state.decider
+    dealer = state.dealer
+    out: list[Any] = []
+    add = out.extend
     for s in range(n):
-        o = s * SEAT_BLOCK
         status = state.status[s]
-        obs[o] = 1.0
-        obs[o + 1] = s == seat
-        obs[o + 2] = s == state.dealer
-        obs[o + 3] = s == state.decider and not state.over
-        obs[o + 4 + status] = 1.0
-        values = state.values[s] if status != BUSTED else 0
-        for v in range(7):
-            if values >> v & 1:
-                obs[o + 8 + v] = 1.0
-        obs[o + 15] = state.has_life[s]
-        obs[o + 16] = state.has_double[s]
-        rs = round_score(state, s) if status == IN_ROUND else 0
-        obs[o + 17] = rs / 30.0
-        obs[o + 18] = min(state.scores[s] / target, 2.0)
-        obs[o + 19] = max(target - state.scores[s], 0) / target
-        obs[o + 20] = values.bit_count() / 6.0
+        row = tables[s]
+        score = scores[s]
+        values = state.values[s]
+        life = state.has_life[s]
+        double = state.has_double[s]
+        part = _ROW_PARTS.get((values, double, *row))
+        if part is None:
+            part = _row_part(values, double, row)
+        flags, bits6, rs, rs30, sixth, cards10 = part
         if status == IN_ROUND:
-            ev, p_dup, p_new = hit_value(state, s, odds)
-            obs[o + 21] = p_dup  # probability a hit duplicates a value
-            obs[o + 27] = max(min(ev / 20.0, 1.0), -1.0)
-            obs[o + 28] = state.scores[s] + rs >= target  # banking now wins
-            obs[o + 29] = p_new
-        obs[o + 22] = len(state.table[s]) / 10.0
-        obs[o + 23] = min((state.scores[s] + rs) / target, 2.0)
-        obs[o + 24] = FLIP3 in state.table[s]
-        obs[o + 25] = FREEZE in state.table[s]
-        obs[o + 26] = state.scores[s] == leader
-        obs[o + 30] = max((state.scores[s] - leader) / target, -1.0)
-    o = SEAT_BLOCK * MAX_PLAYERS
-    obs[o + (0 if state.over else state.decision)] = 1.0
-    o += 4
+            # hit_value
+            mult = 2 if double else 1
+            ev = p_dup = p_new = 0.0
+            for v, p in hits:
+                if values >> v & 1:
+                    p_dup += p
+                    ev -= p * (1.0 if life else rs)
+                else:
+                    p_new += p
+                    ev += p * (v * mult + (6 if sixth else 0))
+            ev += odds_double * (0 if double else rs)
+            ev += hit_tail
+            ev /= 20.0
+            ev = 1.0 if ev > 1.0 else ev  # max(min(ev, 1.0), -1.0)
+            ev = -1.0 if ev < -1.0 else ev
+            bank = score + rs >= target
+        else:
+            if status == BUSTED:  # a busted row shows no values
+                flags = _VALUE_FLAGS[0]
+                bits6 = 0.0
+            rs = 0
+            rs30 = p_dup = ev = p_new = 0.0
+            bank = False
+        x = score / target
+        y = (score + rs) / target
+        z = (score - leader) / target
+        add(_SEAT_HEAD[s == seat][s == dealer][s == decider][status])
+        add(flags)
+        add(
+            (
+                life,
+                double,
+                rs30,
+                2.0 if x > 2.0 else x,  # min(x, 2.0)
+                (target - score if target - score > 0 else 0) / target,
+                bits6,
+                p_dup,
+            )
+        )
+        add(cards10)
+        add(
+            (
+                2.0 if y > 2.0 else y,
+                FLIP3 in row,
+                FREEZE in row,
+                score == leader,
+                ev,
+                bank,
+                p_new,
+                -1.0 if z < -1.0 else z,  # max(z, -1.0)
+            )
+        )
+    out += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
+    add(_DECISION_ONEHOT[0 if state.over else state.decision])
+    flip3_left = 0.0
     for kind, _seat, left in reversed(state.stack):
         if kind == TASK_FLIP3:
-            obs[o] = left / 3.0
+            flip3_left = left / 3.0
             break
-    o += 1
-    obs[o] = len(state.draw_pile) / 26.0
-    o += 1
-    obs[o : o + NUM_CARD_KINDS] = unseen / _DECK_COUNTS
-    o += NUM_CARD_KINDS
-    for c in state.discard_pile:
-        obs[o + c] += 1.0
-    obs[o : o + NUM_CARD_KINDS] /= _DECK_COUNTS
-    o += NUM_CARD_KINDS
-    obs[o + seat] = 1.0
-    o += MAX_PLAYERS
-    obs[o + n - 3] = 1.0
-    o += 4
-    obs[o] = len(state.draw_pile) == 0
-    return obs
+    out.append(flip3_left)
+    out.append(len(state.draw_pile) / 26.0)
+    add(map(truediv, unseen, DECK_COUNTS))
+    add(map(truediv, discard, DECK_COUNTS))
+    add(_SEAT_ONEHOT[seat])
+    add(_COUNT_ONEHOT[n - 3])
+    out.append(not state.draw_pile)
+    return np.frombuffer(_PACK(*out), dtype=np.float32).copy()
 
 
 def render(state: Flip6State, seat: int | None = None) -> str:

@@ -43,6 +43,8 @@ Action mask (int8, size 111): ``take_discard``, ``draw``, ``slot 0``..``slot 3``
 
 from __future__ import annotations
 
+import struct
+from operator import mul, truediv
 from typing import Any
 
 import numpy as np
@@ -78,6 +80,74 @@ OBS_SIZE = (
 )
 assert OBS_SIZE == 547
 _DECK = np.asarray(DECK_COUNTS, dtype=np.float32)
+
+# ---- tables of the fast encoder ------------------------------------------------------------------
+_PACK = struct.Struct(f"{OBS_SIZE - SLOT_BLOCK * MAX_SLOTS}f").pack
+NUM_SPECIAL = 10  #: cards 10.. are the specials (SWAP, PEEK, DRAW_TWO)
+
+
+def _onehot(size: int, k: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == k else 0.0 for i in range(size))
+
+
+#: _SLOT_BLOCKS[card][owner knows][changed] (card -1: unknown, the last entry)
+_SLOT_BLOCKS = [
+    [
+        [
+            _onehot(13, c if c >= 0 else 13)[:13] + (float(c < 0), float(k), float(ch))
+            for ch in (0, 1)
+        ]
+        for k in (0, 1)
+    ]
+    for c in [*range(NUM_CARD_KINDS), -1]
+]
+#: the same as float32 bytes
+_SLOT_BYTES = [[[struct.pack(f"{SLOT_BLOCK}f", *b) for b in k] for k in c] for c in _SLOT_BLOCKS]
+_ZERO_BYTES = bytes(4 * SLOT_BLOCK * MAX_SLOTS)
+_OWNER = [i // SLOTS_PER_SEAT for i in range(MAX_SLOTS)]  #: the seat of each slot
+#: _SEAT_HEAD[is_me][is_deciding][starts][knocked]: present .. knocked
+_SEAT_HEAD = [
+    [
+        [[(1.0, float(me), float(d), float(st), float(k)) for k in (0, 1)] for st in (0, 1)]
+        for d in (0, 1)
+    ]
+    for me in (0, 1)
+]
+#: _HELD[card][it is mine]: the card-in-hand part
+_HELD = [
+    [_onehot(NUM_CARD_KINDS, c) + ((1.0, 0.0) if mine else (0.0, 1.0)) for mine in (0, 1)]
+    for c in range(NUM_CARD_KINDS)
+]
+_CARD_ONEHOT = [_onehot(NUM_CARD_KINDS, c) for c in range(NUM_CARD_KINDS)]
+
+
+def _accumulated(card: int) -> list[float]:
+    """Entry k: k times ``obs[i] += 1.0 / DECK_COUNTS[card]`` on a float32 vector (what the
+    in-use and set-aside parts did), as a Python float; k up to the copies in the deck."""
+    acc = np.zeros(1, dtype=np.float32)
+    out = [0.0]
+    for _ in range(DECK_COUNTS[card]):
+        acc[0] += 1.0 / DECK_COUNTS[card]
+        out.append(float(acc[0]))
+    return out
+
+
+#: _SPECIAL_SHARE[card][copies]: the in-use / set-aside value of ``copies`` of a special
+_SPECIAL_SHARE = {c: _accumulated(c) for c in range(NUM_SPECIAL, NUM_CARD_KINDS)}
+
+
+def _special_shares(cards: list[int]) -> list[float]:
+    """The in-use or set-aside part: per special, its copies in ``cards`` as the old
+    ``+= 1.0 / DECK_COUNTS[c]`` float32 sums gave them."""
+    return [_SPECIAL_SHARE[c][cards.count(c)] for c in range(NUM_SPECIAL, NUM_CARD_KINDS)]
+
+
+_NUMBER_VALUES = range(10)  #: the value of each number card (the specials count 0 here)
+_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
+_DECISION_ONEHOT = [_onehot(len(DECISION_NAMES), d) for d in range(len(DECISION_NAMES))]
+_SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
+_COUNT_ONEHOT = [_onehot(5, k) for k in range(5)]
+_MEMORY_ONEHOT = [_onehot(len(MEMORY_MODES), m) for m in range(len(MEMORY_MODES))]
 
 
 def unseen_counts(state: RatatatState, seat: int, visible: list[int] | None = None) -> list[int]:
@@ -132,85 +202,119 @@ def owes_last_turn(state: RatatatState, s: int) -> bool:
 
 
 def encode(state: RatatatState, seat: int) -> np.ndarray:
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The observation of ``seat`` (see the module docstring for the layout).
+
+    Built as one list of Python floats packed to float32 at once (writing numpy scalars one by one
+    was most of an env step), the slot blocks as precomputed float32 bytes. Every value is computed
+    as :func:`unseen_counts`, :func:`mean_unseen_number`, :func:`estimate_row` and
+    :func:`owes_last_turn` do (float sums in the same order), so the vector is bit-identical to
+    theirs (``tests/test_encoder_equivalence.py``).
+    """
     n = state.num_players
     visible = visible_slots(state, seat)
     show_knowers = state.memory != NO_MEMORY
     since = state.last_decided[seat]
-    for i, c in enumerate(visible):
-        o = i * SLOT_BLOCK
+    knowers = state.knowers
+    changed_at = state.changed_at
+    if show_knowers:  # the row's owner knows the slot: bit (slot // 4) of its knowers mask
+        slots = b"".join(
+            [
+                _SLOT_BYTES[c][k >> owner & 1][t > since]
+                for c, k, owner, t in zip(visible, knowers, _OWNER, changed_at, strict=False)
+            ]
+        )
+    else:
+        slots = b"".join(
+            [_SLOT_BYTES[c][0][t > since] for c, t in zip(visible, changed_at, strict=True)]
+        )
+    # unseen_counts
+    discard_pile = state.discard_pile
+    discard = [0] * NUM_CARD_KINDS
+    counts = list(DECK_COUNTS)
+    for c in discard_pile:
+        discard[c] += 1
+        counts[c] -= 1
+    in_use = state.in_use
+    set_aside = state.set_aside
+    for c in in_use:
+        counts[c] -= 1
+    for c in set_aside:
+        counts[c] -= 1
+    for c in visible:
         if c >= 0:
-            obs[o + c] = 1.0
-        else:
-            obs[o + 13] = 1.0
-        if show_knowers and state.knowers[i] >> (i // SLOTS_PER_SEAT) & 1:
-            obs[o + 14] = 1.0
-        if state.changed_at[i] > since:
-            obs[o + 15] = 1.0
-    counts = unseen_counts(state, seat, visible)
-    mean = mean_unseen_number(counts)
-    max_total = 36.0 * state.num_rounds
-    low = min(state.scores)
-    starter = (state.dealer + 1) % n
-    running = not state.over
-    o = SLOT_BLOCK * MAX_SLOTS
-    for s in range(n):
-        b = o + s * SEAT_BLOCK
-        known_sum, known, est = estimate_row(visible, s, mean)
-        obs[b] = 1.0
-        obs[b + 1] = s == seat
-        obs[b + 2] = running and s == state.decider
-        obs[b + 3] = s == starter
-        obs[b + 4] = s == state.knocker
-        obs[b + 5] = state.played >> s & 1
-        obs[b + 6] = owes_last_turn(state, s)
-        obs[b + 7] = min(state.scores[s] / max_total, 2.0)
-        obs[b + 8] = known_sum / 36.0
-        obs[b + 9] = known / 4.0
-        obs[b + 10] = est / 36.0
-        obs[b + 11] = min((state.scores[s] - low) / max_total, 2.0)
-    o += SEAT_BLOCK * MAX_PLAYERS
+            counts[c] -= 1
     held = visible_held(state, seat)
     if held >= 0:
-        obs[o + held] = 1.0
-        if state.decider == seat:
-            obs[o + 13] = 1.0
-        else:
-            obs[o + 14] = 1.0
-    o += 15
-    if state.discard_pile:
-        obs[o + state.discard_pile[-1]] = 1.0
-    o += NUM_CARD_KINDS
-    for c in state.discard_pile:
-        obs[o + c] += 1.0
-    obs[o : o + NUM_CARD_KINDS] /= _DECK
-    o += NUM_CARD_KINDS
-    obs[o : o + NUM_CARD_KINDS] = np.asarray(counts, dtype=np.float32) / _DECK
-    o += NUM_CARD_KINDS
-    for c in state.in_use:
-        obs[o + c - 10] += 1.0 / DECK_COUNTS[c]
-    for c in state.set_aside:
-        obs[o + 3 + c - 10] += 1.0 / DECK_COUNTS[c]
-    o += 6
+        counts[held] -= 1
+    numbers = sum(counts[:10])  # mean_unseen_number
+    mean = sum(map(mul, _NUMBER_VALUES, counts)) / numbers if numbers > 0 else 4.5
+    max_total = 36.0 * state.num_rounds
+    scores = state.scores
+    low = min(scores)
+    starter = (state.dealer + 1) % n
+    decider = state.decider if not state.over else -1
+    knocker = state.knocker
+    played = state.played
+    owing = knocker >= 0 and not state.over
+    out: list[Any] = []
+    add = out.extend
+    for s in range(n):
+        # estimate_row
+        known_sum, known, est = 0, 0, 0.0
+        for c in visible[s * SLOTS_PER_SEAT : (s + 1) * SLOTS_PER_SEAT]:
+            if c >= 0:
+                known += 1
+                if c < 10:
+                    known_sum += c
+                    est += c
+                else:
+                    est += mean
+            else:
+                est += mean
+        x = scores[s] / max_total
+        y = (scores[s] - low) / max_total
+        add(_SEAT_HEAD[s == seat][s == decider][s == starter][s == knocker])
+        add(
+            (
+                played >> s & 1,
+                owing and s != knocker and (s - decider) % n < (knocker - decider) % n,
+                2.0 if x > 2.0 else x,  # min(x, 2.0)
+                known_sum / 36.0,
+                known / 4.0,
+                est / 36.0,
+                2.0 if y > 2.0 else y,
+            )
+        )
+    out += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
+    if held >= 0:
+        add(_HELD[held][state.decider == seat])
+    else:
+        add(_ZEROS[:15])
+    add(_CARD_ONEHOT[discard_pile[-1]] if discard_pile else _ZEROS[:NUM_CARD_KINDS])
+    add(map(truediv, discard, DECK_COUNTS))
+    add(map(truediv, counts, DECK_COUNTS))
+    add(_special_shares(in_use) if in_use else _ZEROS[:3])
+    add(_special_shares(set_aside) if set_aside else _ZEROS[:3])
     unseen_total = sum(counts)
-    obs[o] = len(state.draw_pile) / 66.0
-    obs[o + 1] = mean / 9.0
-    obs[o + 2] = sum(counts[10:]) / unseen_total if unseen_total else 0.0
-    obs[o + 3] = state.round_index / 6.0
-    obs[o + 4] = (state.num_rounds - state.round_index) / max(6.0, state.num_rounds)
-    obs[o + 5] = state.knocker >= 0
-    obs[o + 6] = state.played == (1 << n) - 1
-    obs[o + 7] = min(state.turns / state.max_turns, 2.0)
-    obs[o + 8] = bool(state.discard_pile) and state.discard_pile[-1] < 10
-    o += 9
-    obs[o + (0 if state.over else state.decision)] = 1.0
-    o += len(DECISION_NAMES)
-    obs[o + seat] = 1.0
-    o += MAX_PLAYERS
-    obs[o + n - 2] = 1.0
-    o += 5
-    obs[o + state.memory] = 1.0
-    return obs
+    add(
+        (
+            len(state.draw_pile) / 66.0,
+            mean / 9.0,
+            sum(counts[10:]) / unseen_total if unseen_total else 0.0,
+            state.round_index / 6.0,
+            (state.num_rounds - state.round_index) / max(6.0, state.num_rounds),
+            knocker >= 0,
+            played == (1 << n) - 1,
+            min(state.turns / state.max_turns, 2.0),
+            bool(discard_pile) and discard_pile[-1] < 10,
+        )
+    )
+    add(_DECISION_ONEHOT[0 if state.over else state.decision])
+    add(_SEAT_ONEHOT[seat])
+    add(_COUNT_ONEHOT[n - 2])
+    add(_MEMORY_ONEHOT[state.memory])
+    zeros = _ZERO_BYTES[: 4 * SLOT_BLOCK * (MAX_SLOTS - len(visible))]
+    return np.frombuffer(slots + zeros + _PACK(*out), dtype=np.float32).copy()
 
 
 def _code(card: int) -> str | None:

@@ -39,6 +39,8 @@ Action mask (int8, size 14): ``pass``, ``draw``, ``target 0`` .. ``target 7``, `
 
 from __future__ import annotations
 
+import struct
+from operator import truediv
 from typing import Any
 
 import numpy as np
@@ -84,6 +86,39 @@ _KEPT_OFFSET = {c: 25 + (c - X2) for c in range(X2, X2 + 6)}
 _KEPT_OFFSET.update({c: 31 + (c - FEATHERWEIGHT) for c in range(FEATHERWEIGHT, STRAIGHT + 1)})
 _KEPT_OFFSET[SECOND_CHANCE] = 34
 
+# ---- tables of the fast encoder ------------------------------------------------------------------
+_PACK = struct.Struct(f"{OBS_SIZE}f").pack
+_NUMBERS = (1 << 14) - 1  #: value bits that bust_chance looks at (numbers 0..13)
+_LOW_BITS = 9
+_LOW_MASK = (1 << _LOW_BITS) - 1
+_LOW_FLAGS = [tuple(float(m >> v & 1) for v in range(_LOW_BITS)) for m in range(1 << _LOW_BITS)]
+_HIGH_BITS = LAST_VALUE_CARD + 1 - _LOW_BITS
+_HIGH_FLAGS = [tuple(float(m >> v & 1) for v in range(_HIGH_BITS)) for m in range(1 << _HIGH_BITS)]
+#: the kept non-value cards as bits of a mask (bit k: seat-block offset 25 + k), and their flags
+_KEPT_BIT = [1 << (_KEPT_OFFSET[c] - 25) if c in _KEPT_OFFSET else 0 for c in range(NUM_CARD_KINDS)]
+_KEPT_FLAGS = [tuple(float(m >> k & 1) for k in range(10)) for m in range(1 << 10)]
+
+
+def _onehot(size: int, k: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == k else 0.0 for i in range(size))
+
+
+#: _SEAT_HEAD[is_me][is_dealer][is_deciding][status]: present .. status one-hot
+_SEAT_HEAD = [
+    [
+        [
+            [(1.0, float(me), float(dealer), float(deciding)) + _onehot(4, st) for st in range(4)]
+            for deciding in (0, 1)
+        ]
+        for dealer in (0, 1)
+    ]
+    for me in (0, 1)
+]
+_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
+_DECISION_ONEHOT = [_onehot(NUM_DECISIONS, d) for d in range(NUM_DECISIONS)]
+_SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
+_COUNT_ONEHOT = [_onehot(7, k) for k in range(7)]
+
 
 def next_card_counts(state: SevnState) -> list[int]:
     """Count per card kind of the pile the next card comes from (public: see the docstring)."""
@@ -105,70 +140,125 @@ def bust_chance(state: SevnState, seat: int, counts: list[int], total: int) -> f
     return dup / total
 
 
+def _composition(cards: list[int]) -> list[int]:
+    """Count per card kind of ``cards`` (numpy counts long piles faster than a Python loop)."""
+    if len(cards) > 40:
+        return np.bincount(np.frombuffer(bytes(cards), np.uint8), minlength=NUM_CARD_KINDS).tolist()
+    counts = [0] * NUM_CARD_KINDS
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
+#: (values, *row) -> _row_part(values, row): what a seat block takes from the seat's table row
+_ROW_PARTS: dict[tuple[int, ...], tuple[Any, ...]] = {}
+_ROW_PARTS_MAX = 4096  #: entries; the cache is emptied when full (a few MiB at most)
+
+
+def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
+    """(value and kept-card flags, hand_score, its block entry, distinct values /7, cards /20)
+    of a table row; memoised in ``_ROW_PARTS`` (rows stay put for many steps)."""
+    kept = 0
+    for c in row:
+        kept |= _KEPT_BIT[c]
+    flags = _LOW_FLAGS[values & _LOW_MASK] + _HIGH_FLAGS[values >> _LOW_BITS] + _KEPT_FLAGS[kept]
+    hs = hand_score(row)
+    part = (flags, hs, min(hs / 60.0, 2.0), values.bit_count() / 7.0, min(len(row) / 20.0, 2.0))
+    if len(_ROW_PARTS) >= _ROW_PARTS_MAX:
+        _ROW_PARTS.clear()
+    _ROW_PARTS[(values, *row)] = part
+    return part
+
+
 def encode(state: SevnState, seat: int) -> np.ndarray:
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The observation of ``seat`` (see the module docstring for the layout).
+
+    Built as one list of Python floats packed to float32 at once (writing numpy scalars one by one
+    was most of an env step), with the flag parts of a seat block taken from precomputed tables
+    and what depends on a seat's row alone memoised (:func:`_row_part`). Every value is computed
+    as :func:`next_card_counts`, :func:`bust_chance` and ``hand_score`` do, so the vector is
+    bit-identical to theirs (``tests/test_encoder_equivalence.py``).
+    """
     n = state.num_players
     target = float(state.target_score)
-    counts = next_card_counts(state)
+    draw_pile = state.draw_pile
+    discard = _composition(state.discard_pile)
+    counts = _composition(draw_pile) if draw_pile else discard  # next_card_counts
     total = sum(counts)
-    leader = max(state.scores)
+    scores = state.scores
+    leader = max(scores)
     pending = [0] * n
     for s in state.queue:
         pending[s] += 1
     deciding = -1 if state.over else state.decider
+    dealer = state.dealer
+    banked = state.banked
+    out: list[Any] = []
+    add = out.extend
     for s in range(n):
-        o = s * SEAT_BLOCK
         status = state.status[s]
-        obs[o] = 1.0
-        obs[o + 1] = s == seat
-        obs[o + 2] = s == state.dealer
-        obs[o + 3] = s == deciding
-        obs[o + 4 + status] = 1.0
+        row = state.table[s]
         values = state.values[s]
-        for v in range(LAST_VALUE_CARD + 1):
-            if values >> v & 1:
-                obs[o + 8 + v] = 1.0
-        for c in state.table[s]:
-            k = _KEPT_OFFSET.get(c)
-            if k is not None:
-                obs[o + k] = 1.0
-        hs = hand_score(state.table[s]) if status == IN_HAND else 0
-        obs[o + 35] = min(hs / 60.0, 2.0)
-        obs[o + 36] = min(state.scores[s] / target, 2.0)
-        obs[o + 37] = min((state.scores[s] + hs) / target, 2.0)
-        obs[o + 38] = values.bit_count() / 7.0
-        obs[o + 39] = bust_chance(state, s, counts, total)
-        obs[o + 40] = min(pending[s] / 4.0, 2.0)
-        obs[o + 41] = min(len(state.table[s]) / 20.0, 2.0)
-        obs[o + 42] = state.scores[s] == leader
-        obs[o + 43] = min(max(state.banked[s], 0) / 60.0, 2.0) if state.banked else 0.0
-    o = SEAT_BLOCK * MAX_PLAYERS
-    obs[o + (0 if state.over else state.decision)] = 1.0
-    o += NUM_DECISIONS
+        score = scores[s]
+        key = (values, *row)
+        part = _ROW_PARTS.get(key)
+        if part is None:
+            part = _row_part(values, row)
+        flags, hs, hs60, bits7, len20 = part
+        if status == IN_HAND:
+            if total == 0 or state.has_second_chance[s]:
+                bust = 0.0
+            else:  # bust_chance
+                dup = 0
+                numbers = values & _NUMBERS
+                while numbers:
+                    low = numbers & -numbers
+                    dup += counts[low.bit_length() - 1]
+                    numbers ^= low
+                bust = dup / total
+        else:
+            hs = 0
+            hs60 = 0.0
+            bust = 0.0
+        add(_SEAT_HEAD[s == seat][s == dealer][s == deciding][status])
+        add(flags)
+        x = score / target
+        y = (score + hs) / target
+        p = pending[s] / 4.0
+        b = (banked[s] if banked[s] > 0 else 0) / 60.0 if banked else 0.0
+        add(
+            (
+                hs60,
+                2.0 if x > 2.0 else x,  # min(x, 2.0)
+                2.0 if y > 2.0 else y,
+                bits7,
+                bust,
+                2.0 if p > 2.0 else p,
+                len20,
+                score == leader,
+                2.0 if b > 2.0 else b,
+            )
+        )
+    out += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
+    add(_DECISION_ONEHOT[0 if state.over else state.decision])
+    cards = _ZEROS[: 2 * NUM_CARD_KINDS]
     for i, c in enumerate(state.set_aside[:2]):
-        obs[o + i * NUM_CARD_KINDS + c] = 1.0
-    o += 2 * NUM_CARD_KINDS
+        cards[i * NUM_CARD_KINDS + c] = 1.0
+    out += cards
+    queue = _ZEROS[: QUEUE_SHOWN * MAX_PLAYERS]
     for i, s in enumerate(state.queue[:QUEUE_SHOWN]):
-        obs[o + i * MAX_PLAYERS + s] = 1.0
-    o += QUEUE_SHOWN * MAX_PLAYERS
-    obs[o] = min(len(state.queue) / 10.0, 2.0)
-    o += 1
-    obs[o] = state.deal_pos < n and not state.over
-    o += 1
-    obs[o] = len(state.draw_pile) / 120.0
-    o += 1
-    obs[o : o + NUM_CARD_KINDS] = np.asarray(counts, dtype=np.float32) / _DECK_COUNTS
-    o += NUM_CARD_KINDS
-    for c in state.discard_pile:
-        obs[o + c] += 1.0
-    obs[o : o + NUM_CARD_KINDS] /= _DECK_COUNTS
-    o += NUM_CARD_KINDS
-    obs[o + seat] = 1.0
-    o += MAX_PLAYERS
-    obs[o + n - 2] = 1.0
-    o += 7
-    obs[o] = len(state.draw_pile) == 0
-    return obs
+        queue[i * MAX_PLAYERS + s] = 1.0
+    out += queue
+    q = len(state.queue) / 10.0
+    out.append(2.0 if q > 2.0 else q)
+    out.append(state.deal_pos < n and not state.over)
+    out.append(len(draw_pile) / 120.0)
+    add(map(truediv, counts, DECK_COUNTS))
+    add(map(truediv, discard, DECK_COUNTS))
+    add(_SEAT_ONEHOT[seat])
+    add(_COUNT_ONEHOT[n - 2])
+    out.append(not draw_pile)
+    return np.frombuffer(_PACK(*out), dtype=np.float32).copy()
 
 
 def _current_hand_score(state: SevnState, s: int) -> int:

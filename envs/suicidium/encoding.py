@@ -44,6 +44,7 @@ Action mask (int8, size 434): 0 ``pass``; 1+K ``draw K`` (K 0..7); 9+N ``target 
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -103,6 +104,56 @@ _C = _G + GLOBAL_SIZE
     P_RECIPIENT,
     P_RESPONSES_ON,
 ) = (_C + k * NUM_CARDS for k in range(CARD_PLANES))
+
+# ---- tables of the fast encoder ------------------------------------------------------------------
+_PACK_HEAD = struct.Struct(f"{_C}f").pack
+_ZERO_PLANES = bytes(4 * (OBS_SIZE - _C))
+_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
+#: objects per type in the object deck, without / with the party objects (5 players)
+_OBJECT_COUNTS = [
+    [BASE_OBJECTS.count(t) for t in range(NUM_OBJECT_TYPES)],
+    [(BASE_OBJECTS + PARTY_OBJECTS).count(t) for t in range(NUM_OBJECT_TYPES)],
+]
+_MAX_COUNT = len(BASE_OBJECTS + PARTY_OBJECTS) + 1
+_FIFTHS = {k: k / 5.0 for k in range(-_MAX_COUNT, _MAX_COUNT)}  #: object pile count /5
+_KNOWN_HOLDER = [(h + 1) / 5.0 for h in range(MAX_PLAYERS)]
+
+
+def _onehot(size: int, k: int) -> tuple[float, ...]:
+    return tuple(1.0 if i == k else 0.0 for i in range(size))
+
+
+#: _GLOBAL_HEAD[mode][expansion][players - 2][decision][phase]: mode one-hot .. phase one-hot
+_GLOBAL_HEAD = [
+    [
+        [
+            [
+                [
+                    _onehot(2, m) + (float(x),) + _onehot(4, k) + _onehot(8, d) + _onehot(4, ph)
+                    for ph in range(4)
+                ]
+                for d in range(8)
+            ]
+            for k in range(4)
+        ]
+        for x in (0, 1)
+    ]
+    for m in range(2)
+]
+
+
+def _responses_on() -> list[float]:
+    """Entry k: k times ``obs[i] = min(obs[i] + 1.0 / 3.0, 2.0)`` on a float32 vector (what the
+    old encoder did per response resting on a card), as a Python float."""
+    acc = np.zeros(1, dtype=np.float32)
+    out = [0.0]
+    for _ in range(NUM_CARDS):
+        acc[0] = min(acc[0] + 1.0 / 3.0, 2.0)
+        out.append(float(acc[0]))
+    return out
+
+
+_RESPONSES_ON = _responses_on()
 
 
 def object_pile_counts(state: SuicidiumState) -> list[int]:
@@ -178,93 +229,188 @@ def _redirect_slot_delta(state: SuicidiumState) -> int:
     return -amount if EFFECT[target] == E_POINTS_GAIN_LOSS and slot == 1 else amount
 
 
+#: tuple(objects of a seat) -> _object_part(objects)
+_OBJECT_PARTS: dict[tuple[int, ...], tuple[Any, ...]] = {}
+
+
+def _object_part(objs: list[int]) -> tuple[Any, ...]:
+    """(objects per type /2, distinct types /4, types held other than BOOTH) of a seat's objects
+    (the ``+= 0.5`` per object of the old encoder is exact); memoised in ``_OBJECT_PARTS``."""
+    halves = [0.0] * NUM_OBJECT_TYPES
+    for o in objs:
+        halves[o] += 0.5
+    held = set(objs)
+    part = (tuple(halves), len(held) / 4.0, tuple(o for o in held if o != BOOTH))
+    if len(_OBJECT_PARTS) >= 4096:
+        _OBJECT_PARTS.clear()
+    _OBJECT_PARTS[tuple(objs)] = part
+    return part
+
+
 def encode(state: SuicidiumState, seat: int) -> np.ndarray:
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The observation of ``seat`` (see the module docstring for the layout).
+
+    The seat blocks and the global part are one list of Python floats packed to float32 at once
+    (what depends on a seat's objects alone is memoised, :func:`_object_part`); the sparse card
+    planes are written with one ``put`` per plane group. Every value is computed as
+    :func:`object_pile_counts`, :func:`match_chance`, :func:`projected_changes` and the per-card
+    loops did, so the vector is bit-identical to theirs (``tests/test_encoder_equivalence.py``).
+    """
     n = state.num_players
     over = state.over
-    activity = table_activity(state.table) if state.table else []
-    projected = projected_changes(state, activity)
-    counts = object_pile_counts(state)
+    table = state.table
+    activity = table_activity(table) if table else []
+    # projected_changes, keeping the (multiplier, recipients) of every untargeted card for the
+    # card planes below
+    projected = [0] * n
+    modifiers: dict[int, list[int]] = {}
+    for i, entry in enumerate(table):
+        if entry[E_TARGET] >= 0:
+            continue
+        card = entry[E_CARD]
+        mult, seats, _ = card_modifiers(table, activity, i)
+        modifiers[i] = seats
+        if KIND[card] != POINTS or not activity[i]:
+            continue
+        for s, delta in point_changes(card, seats, mult):
+            if delta < 0 and any(EFFECT[c] == E_SHIELD for c, _ in state.lasting[s]):
+                continue
+            projected[s] += delta
+    # object_pile_counts
+    counts = list(_OBJECT_COUNTS[n == 5])
+    for objs in state.objects:
+        for o in objs:
+            counts[o] -= 1
+    pile_total = sum(counts)
     on_table = [0] * n
-    for entry in state.table:
+    for entry in table:
         if not entry[E_PLACED]:
             on_table[entry[E_PLAYER]] += 1
+    active = -1 if over else state.active
+    decider = -1 if over else state.decider
+    winners = state.winners
+    head: list[Any] = []
+    add = head.extend
     for s in range(n):
-        o = s * SEAT_BLOCK
-        obs[o] = 1.0
-        obs[o + 1] = s == seat
-        obs[o + 2] = state.alive[s]
-        obs[o + 3] = s == state.active and not over
-        obs[o + 4] = s == state.decider and not over
-        obs[o + 5] = state.wp[s] / 10.0
-        obs[o + 6] = max(-1.0, min(1.0, projected[s] / 10.0))
-        for obj in state.objects[s]:
-            obs[o + 7 + obj] += 0.5
-        obs[o + 12] = len(set(state.objects[s])) / 4.0
-        obs[o + 13] = match_chance(state, s, counts) if state.alive[s] else 0.0
-        obs[o + 14] = min(len(state.hands[s]) / 10.0, 2.0)
+        alive = state.alive[s]
+        objs = state.objects[s]
+        part = _OBJECT_PARTS.get(tuple(objs))
+        if part is None:
+            part = _object_part(objs)
+        halves, distinct4, others = part
+        if not alive:
+            match = 0.0
+        elif pile_total == 0:  # match_chance
+            match = 1.0
+        else:
+            bad = counts[BOOTH]
+            for o in others:
+                bad += counts[o]
+            match = bad / pile_total
+        skip_draw = skip_main = shield = 0.0
         for card, _ in state.lasting[s]:
             eff = EFFECT[card]
             if eff == E_SKIP_DRAW:
-                obs[o + 15] = 1.0
+                skip_draw = 1.0
             elif eff == E_SKIP_MAIN:
-                obs[o + 16] = 1.0
+                skip_main = 1.0
             elif eff == E_SHIELD:
-                obs[o + 17] = 1.0
-        obs[o + 18] = s in state.winners
-        obs[o + 19] = min(on_table[s] / 6.0, 1.0)
-    g = _G
-    obs[g + state.mode] = 1.0
-    obs[g + 2] = state.expansion
-    obs[g + 3 + n - 2] = 1.0
-    obs[g + 7 + (0 if over else state.decision)] = 1.0
-    obs[g + 15 + state.phase] = 1.0
-    g += 19
-    if not over:
-        obs[g] = state.played / 3.0
-        obs[g + 1] = bool(state.drew or state.played)
-        obs[g + 2] = state.skip_draw_now
-        obs[g + 3] = state.skip_main_now
-        obs[g + 4] = state.need / 5.0 if state.decision == D_TARGET_PLAYER else 0.0
-        obs[g + 5] = min(state.discard_left / 3.0, 1.0)
-        obs[g + 6] = _redirect_slot_delta(state) / 10.0
-    obs[g + 7] = min(state.turn / 100.0, 2.0)
-    g += 8
-    obs[g] = len(state.draw_pile) / NUM_CARDS
-    obs[g + 1] = len(state.discard_pile) / NUM_CARDS
-    for t in range(NUM_OBJECT_TYPES):
-        obs[g + 2 + t] = counts[t] / 5.0
-    obs[g + 7] = len(state.object_pile) / 21.0
-    for c in state.hands[seat]:
-        obs[P_HAND + c] = 1.0
-    table = state.table
+                shield = 1.0
+        x = projected[s] / 10.0
+        x = x if x < 1.0 else 1.0  # max(-1.0, min(1.0, x))
+        h = len(state.hands[s]) / 10.0
+        t = on_table[s] / 6.0
+        add(
+            [
+                1.0,
+                s == seat,
+                alive,
+                s == active,
+                s == decider,
+                state.wp[s] / 10.0,
+                x if x > -1.0 else -1.0,
+                *halves,
+                distinct4,
+                match,
+                2.0 if h > 2.0 else h,  # min(h, 2.0)
+                skip_draw,
+                skip_main,
+                shield,
+                s in winners,
+                1.0 if t > 1.0 else t,  # min(t, 1.0)
+            ]
+        )
+    head += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
+    add(
+        _GLOBAL_HEAD[state.mode][state.expansion][n - 2][0 if over else state.decision][state.phase]
+    )
+    if over:
+        add(_ZEROS[:7])
+    else:
+        add(
+            (
+                state.played / 3.0,
+                bool(state.drew or state.played),
+                state.skip_draw_now,
+                state.skip_main_now,
+                state.need / 5.0 if state.decision == D_TARGET_PLAYER else 0.0,
+                min(state.discard_left / 3.0, 1.0),
+                _redirect_slot_delta(state) / 10.0,
+            )
+        )
+    head.append(min(state.turn / 100.0, 2.0))
+    head.append(len(state.draw_pile) / NUM_CARDS)
+    head.append(len(state.discard_pile) / NUM_CARDS)
+    add(map(_FIFTHS.__getitem__, counts))
+    head.append(len(state.object_pile) / 21.0)
+    obs = np.frombuffer(_PACK_HEAD(*head) + _ZERO_PLANES, dtype=np.float32).copy()
+    # the card planes
+    obs[P_HAND : P_HAND + NUM_CARDS].put(state.hands[seat], 1.0)
+    obs[P_DISCARD : P_DISCARD + NUM_CARDS].put(state.discard_pile, 1.0)
+    ones: list[int] = []
+    where: list[int] = []
+    values: list[float] = []
+    responses: dict[int, int] = {}
     for i, entry in enumerate(table):
         if entry[E_PLACED]:
             continue
         c = entry[E_CARD]
-        obs[P_TABLE + c] = 1.0
-        obs[P_WORKS + c] = activity[i]
+        ones.append(P_TABLE + c)
+        if activity[i]:
+            ones.append(P_WORKS + c)
         if entry[E_PLAYER] == seat:
-            obs[P_MINE + c] = 1.0
+            ones.append(P_MINE + c)
         target = entry[E_TARGET]
         if target < 0:
-            _, seats, _ = card_modifiers(table, activity, i)
+            seats = modifiers[i]
             if seat in seats:
-                obs[P_AIMS_AT_ME + c] = 1.0
+                ones.append(P_AIMS_AT_ME + c)
             if seats:
-                obs[P_RECIPIENT + c] = (seats[-1] + 1) / 5.0
+                where.append(P_RECIPIENT + c)
+                values.append((seats[-1] + 1) / 5.0)
         else:
             resting = P_RESPONSES_ON + table[target][E_CARD]
-            obs[resting] = min(obs[resting] + 1.0 / 3.0, 2.0)
+            responses[resting] = responses.get(resting, 0) + 1
+    for resting, k in responses.items():
+        where.append(resting)
+        values.append(_RESPONSES_ON[k])
     if not over and state.decision in (D_TARGET_PLAYER, D_TARGET_CARD) and table:
         pending = table[-1]
-        obs[P_PENDING + pending[E_CARD]] = 1.0
+        ones.append(P_PENDING + pending[E_CARD])
         if pending[E_TARGET] >= 0:
-            obs[P_PENDING_TARGET + table[pending[E_TARGET]][E_CARD]] = 1.0
-    for c in state.discard_pile:
-        obs[P_DISCARD + c] = 1.0
-    for holder, c in _known_cards(state, seat):
-        obs[P_KNOWN + c] = (holder + 1) / 5.0
+            ones.append(P_PENDING_TARGET + table[pending[E_TARGET]][E_CARD])
+    bit = 1 << seat
+    known_by = state.known_by
+    for h in range(n):
+        if h != seat:
+            for c in state.hands[h]:
+                if known_by[c] & bit:
+                    where.append(P_KNOWN + c)
+                    values.append(_KNOWN_HOLDER[h])
+    if ones:
+        obs.put(ones, 1.0)
+    if where:
+        obs.put(where, values)
     return obs
 
 

@@ -38,6 +38,8 @@ Action mask (int8, size 405): ``play C P`` at ``(C-2)*4+P``, ``end`` at 392, ``s
 
 from __future__ import annotations
 
+import itertools
+import struct
 from typing import Any
 
 import numpy as np
@@ -57,6 +59,39 @@ SEAT_BLOCK = 13
 OBS_SIZE = NUM_CARDS * 3 + PILE_BLOCK * NUM_PILES + SEAT_BLOCK * MAX_PLAYERS + 4 + 1 + 1 + 2 + 5 + 2
 
 _ALL_CARDS = (1 << (LOWEST + NUM_CARDS)) - (1 << LOWEST)  # bits 2..99
+
+# ---- tables of the fast encoder ------------------------------------------------------------------
+_PACK_TAIL = struct.Struct(f"{OBS_SIZE - 3 * NUM_CARDS}f").pack
+#: _BYTE_FLOATS[b]: the 8 bits of byte b (lowest first) as 8 float32 0.0/1.0, as bytes
+_BYTE_FLOATS = [struct.pack("8f", *(float(b >> i & 1) for i in range(8))) for b in range(256)]
+_CARD_VECTOR_BYTES = 4 * NUM_CARDS
+
+
+def _card_bytes(bits: int) -> bytes:
+    """A card vector (card 2+i at i) of the card bitmask ``bits`` (bit v = card v), as float32
+    bytes."""
+    raw = (bits >> LOWEST).to_bytes((NUM_CARDS + 7) // 8, "little")
+    return b"".join(map(_BYTE_FLOATS.__getitem__, raw))[:_CARD_VECTOR_BYTES]
+
+
+_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
+_COUNT_ONEHOT = [
+    tuple(1.0 if i == k else 0.0 for i in range(MAX_PLAYERS)) for k in range(MAX_PLAYERS)
+]
+
+
+def _signal_flags(row: tuple[int, ...]) -> tuple[float, ...]:
+    flags = [0.0] * (2 * NUM_PILES)
+    for p, v in enumerate(row):
+        if v:
+            flags[2 * p + v - 1] = 1.0
+    return tuple(flags)
+
+
+#: the per-pile WAIT/HELP flags of a seat's signal row (0 none, 1 wait, 2 help per pile)
+_SIGNAL_FLAGS = {
+    row: _signal_flags(row) for row in itertools.product(range(len(SIGNAL_NAMES)), repeat=NUM_PILES)
+}
 
 
 def open_mask(state: TheGameState) -> int:
@@ -86,69 +121,112 @@ def fits_top(card: int, pile: int, top: int) -> bool:
 
 
 def encode(state: TheGameState, seat: int) -> np.ndarray:
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    """The observation of ``seat`` (see the module docstring for the layout).
+
+    The three card vectors come from card bitmasks (the placed one is what :func:`open_mask`
+    builds) turned into float32 bytes a byte at a time, the play costs are :func:`play_cost` /
+    :func:`fits_top` inlined, and the part after the card vectors is one list of Python floats
+    packed to float32 at once; the vector is bit-identical to what the per-element version gave
+    (``tests/test_encoder_equivalence.py``).
+    """
     n = state.num_players
     hand = state.hands[seat]
-    opened = open_mask(state)
-    obs[[c - LOWEST for c in hand]] = 1.0
-    placed = [NUM_CARDS + c - LOWEST for pile in state.piles for c in pile]
-    obs[placed] = 1.0
-    # unseen: neither in the observer's hand nor on a pile
-    obs[2 * NUM_CARDS : 3 * NUM_CARDS] = 1.0 - obs[:NUM_CARDS] - obs[NUM_CARDS : 2 * NUM_CARDS]
-    tail: list[float] = []  # everything after the three card vectors, in table order
+    placed = 0
+    for pile in state.piles:
+        for c in pile:
+            placed |= 1 << c
+    opened = _ALL_CARDS & ~placed
+    mine = 0
+    for c in hand:
+        mine |= 1 << c
+    tail: list[Any] = []  # everything after the three card vectors, in table order
+    add = tail.extend
     acting = state.current == seat and not state.over
+    signal_changed = state.signal_changed
     for p in range(NUM_PILES):
         top = state.tops[p]
+        # play_cost of every hand card that fits_top: its minimum, whether one is 0, their number
+        fits = 0
+        cheapest = None
+        zero = False
         if p < 2:
             room = (opened >> (top + 1)).bit_count()
+            for card in hand:
+                if card > top:
+                    cost = (opened >> (top + 1) & ((1 << (card - top - 1)) - 1)).bit_count()
+                elif card == top - 10:
+                    cost = -((opened >> (card + 1) & ((1 << (top - card - 1)) - 1)).bit_count())
+                else:
+                    continue
+                fits += 1
+                if cheapest is None or cost < cheapest:
+                    cheapest = cost
+                if cost == 0:
+                    zero = True
         else:
             room = (opened & ((1 << top) - 1)).bit_count()
-        costs = [play_cost(c, p, top, opened) for c in hand if fits_top(c, p, top)]
-        tail += (
-            top / 100.0,
-            float(p < 2),
-            len(state.piles[p]) / 50.0,
-            room / NUM_CARDS,
-            min(max(min(costs), 0) / NUM_CARDS, 1.0) if costs else 1.0,
-            float(0 in costs),
-            float(bool(costs) and min(costs) < 0),
-            len(costs) / 8.0,
-            float(acting and state.signal_changed[p]),
+            for card in hand:
+                if card < top:
+                    cost = (opened >> (card + 1) & ((1 << (top - card - 1)) - 1)).bit_count()
+                elif card == top + 10:
+                    cost = -((opened >> (top + 1) & ((1 << (card - top - 1)) - 1)).bit_count())
+                else:
+                    continue
+                fits += 1
+                if cheapest is None or cost < cheapest:
+                    cheapest = cost
+                if cost == 0:
+                    zero = True
+        add(
+            (
+                top / 100.0,
+                p < 2,
+                len(state.piles[p]) / 50.0,
+                room / NUM_CARDS,
+                min(max(cheapest, 0) / NUM_CARDS, 1.0) if fits else 1.0,
+                zero,
+                fits and cheapest < 0,
+                fits / 8.0,
+                acting and signal_changed[p],
+            )
         )
-    for k in range(MAX_PLAYERS):
-        if k >= n:
-            tail += (0.0,) * SEAT_BLOCK
-            continue
+    current = -1 if state.over else state.current
+    for k in range(n):
         s = (seat + k) % n
-        flags = [0.0] * (2 * NUM_PILES)
-        for p, v in enumerate(state.signals[s]):
-            if v:
-                flags[2 * p + v - 1] = 1.0
-        tail += (
-            1.0,
-            len(state.hands[s]) / 8.0,
-            float(s == state.current and not state.over),
-            float(s == 0),
-            float(not state.hands[s]),
+        held = len(state.hands[s])
+        add((1.0, held / 8.0, s == current, s == 0, not held))
+        add(_SIGNAL_FLAGS[tuple(state.signals[s])])
+    tail += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
+    add(
+        (
+            state.played_this_turn / 8.0 if acting else 0.0,
+            0.0 if state.over else state.minimum / 2.0,
+            acting and state.played_this_turn >= state.minimum,
+            not state.draw_pile,
+            len(state.draw_pile) / NUM_CARDS,
+            (NUM_CARDS - state.on_piles) / NUM_CARDS,
+            state.signals_on,
+            state.min_cards_when_empty == 2,
         )
-        tail += flags
-    players = [0.0] * MAX_PLAYERS
-    players[n - 1] = 1.0
-    tail += (
-        state.played_this_turn / 8.0 if acting else 0.0,
-        0.0 if state.over else state.minimum / 2.0,
-        float(acting and state.played_this_turn >= state.minimum),
-        float(not state.draw_pile),
-        len(state.draw_pile) / NUM_CARDS,
-        (NUM_CARDS - state.on_piles) / NUM_CARDS,
-        float(state.signals_on),
-        float(state.min_cards_when_empty == 2),
-        *players,
-        float(state.over),
-        float(state.won),
     )
-    obs[3 * NUM_CARDS :] = tail
-    return obs
+    add(_COUNT_ONEHOT[n - 1])
+    add((state.over, state.won))
+    if mine & placed or (mine | placed) & ~_ALL_CARDS:
+        # never in a game (a card both in hand and on a pile, or not a card): as it always was
+        obs = np.zeros(OBS_SIZE, dtype=np.float32)
+        obs[[c - LOWEST for c in hand]] = 1.0
+        obs[[NUM_CARDS + c - LOWEST for pile in state.piles for c in pile]] = 1.0
+        obs[2 * NUM_CARDS : 3 * NUM_CARDS] = 1.0 - obs[:NUM_CARDS] - obs[NUM_CARDS : 2 * NUM_CARDS]
+        obs[3 * NUM_CARDS :] = np.frombuffer(_PACK_TAIL(*tail), dtype=np.float32)
+        return obs
+    # own hand, on the piles, unseen (1.0 - hand - placed: the cards in neither)
+    return np.frombuffer(
+        _card_bytes(mine)
+        + _card_bytes(placed)
+        + _card_bytes(_ALL_CARDS & ~placed & ~mine)
+        + _PACK_TAIL(*tail),
+        dtype=np.float32,
+    ).copy()
 
 
 def render(state: TheGameState, seat: int | None = None) -> str:
