@@ -6,8 +6,9 @@
 spec                 agent
 ===================  ======================================================================
 ``random``           uniform over legal actions (every game)
-scripted name        a baseline of that game (``BASELINES`` in ``agents/<game>_baselines.py``;
-                     flip6: ``threshold``, ``ev``)
+scripted name        a baseline of that game (``BASELINES`` in ``agents/<game>_baselines.py``):
+                     flip6 and sevn ``threshold``, ``ev``; ratatat ``greedy``, ``tracker``;
+                     thegame ``greedy``, ``planner``; suicidium ``heuristic``
 ``zoo:NAME``         the pretrained checkpoint ``agents/zoo/NAME.zip``
 ``path/to/x.zip``    a MaskablePPO checkpoint written by ``train.py``
 ``module:factory``   your own: ``factory(game=..., seed=...)`` returns an :class:`Agent`
