@@ -9,6 +9,7 @@ a stable text form.
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections import Counter
 from typing import Any, Generic, TypeVar
@@ -45,6 +46,32 @@ def check_int(name: str, value: Any, low: int, high: int) -> int:
     if not low <= int(value) <= high:
         raise ConfigError(f"{name} must be in [{low}, {high}], got {value!r}")
     return int(value)
+
+
+def check_scores(scores: Any, num_players: int) -> list[int]:
+    """Validate a ``scores`` scenario option: one non-negative integer game total per seat
+    (None: everybody at 0)."""
+    if scores is None:
+        return [0] * num_players
+    if (
+        not isinstance(scores, list | tuple)
+        or len(scores) != num_players
+        or any(isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores)
+    ):
+        raise ConfigError(f"scores must be {num_players} non-negative integers, got {scores!r}")
+    return [int(s) for s in scores]
+
+
+def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
+    """The generator's exact state as JSON data (for ``to_dict``)."""
+    return copy.deepcopy(rng.bit_generator.state)
+
+
+def rng_from_dict(data: dict[str, Any]) -> np.random.Generator:
+    """A generator in exactly the state :func:`rng_to_dict` saved (for ``from_dict``)."""
+    rng = np.random.Generator(getattr(np.random, data["bit_generator"])())
+    rng.bit_generator.state = copy.deepcopy(data)
+    return rng
 
 
 class GameEngine(ABC, Generic[S]):

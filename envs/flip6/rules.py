@@ -21,7 +21,6 @@ the initial deal (F5) waits under it in the same stack.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +31,9 @@ from envs.core.engine import (
     GameEngine,
     IllegalActionError,
     check_int,
+    check_scores,
+    rng_from_dict,
+    rng_to_dict,
     stack_deck,
 )
 
@@ -136,11 +138,7 @@ class Flip6Game(GameEngine[Flip6State]):
         n = self.num_players
         top = [parse_card(code) for code in options.pop("deck", None) or []]
         pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
-        scores = options.pop("scores", None)
-        if scores is None:
-            scores = [0] * n
-        if len(scores) != n or any(not isinstance(s, int | np.integer) or s < 0 for s in scores):
-            raise ConfigError(f"scores must be {n} non-negative integers, got {scores!r}")
+        scores = check_scores(options.pop("scores", None), n)
         dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
         state = Flip6State(
             num_players=n,
@@ -379,16 +377,14 @@ class Flip6Game(GameEngine[Flip6State]):
             "round_index": state.round_index,
             "flip6_seat": state.flip6_seat,
             "decisions": state.decisions,
-            "rng": copy.deepcopy(state.rng.bit_generator.state),
+            "rng": rng_to_dict(state.rng),
         }
 
     def from_dict(self, data: dict[str, Any]) -> Flip6State:
         n = int(data["num_players"])
         if n != self.num_players:
             raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        bit_gen_state = data["rng"]
-        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
-        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        rng = rng_from_dict(data["rng"])
         table = [[parse_card(c) for c in cards] for cards in data["table"]]
         status = [STATUS_NAMES.index(s) for s in data["status"]]
         values = [0] * n

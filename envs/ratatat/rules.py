@@ -39,7 +39,6 @@ consistent with what the seat saw.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +49,9 @@ from envs.core.engine import (
     GameEngine,
     IllegalActionError,
     check_int,
+    check_scores,
+    rng_from_dict,
+    rng_to_dict,
     stack_deck,
 )
 
@@ -259,13 +261,7 @@ class RatatatGame(GameEngine[RatatatState]):
         n = self.num_players
         top = [parse_card(code) for code in options.pop("deck", None) or []]
         pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
-        scores = options.pop("scores", None)
-        if scores is None:
-            scores = [0] * n
-        if len(scores) != n or any(
-            isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores
-        ):
-            raise ConfigError(f"scores must be {n} non-negative integers, got {scores!r}")
+        scores = check_scores(options.pop("scores", None), n)
         dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
         round_index = check_int(
             "round_index", options.pop("round_index", 0), 0, self.num_rounds - 1
@@ -609,16 +605,14 @@ class RatatatGame(GameEngine[RatatatState]):
             "log": [[s, a] for s, a in state.log],
             "over": state.over,
             "decisions": state.decisions,
-            "rng": copy.deepcopy(state.rng.bit_generator.state),
+            "rng": rng_to_dict(state.rng),
         }
 
     def from_dict(self, data: dict[str, Any]) -> RatatatState:
         n = int(data["num_players"])
         if n != self.num_players:
             raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        bit_gen_state = data["rng"]
-        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
-        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        rng = rng_from_dict(data["rng"])
         knowers = []
         for row in data["knowers"]:
             for seats in row:

@@ -40,7 +40,6 @@ Rule points this engine settles (the rules file leaves them open):
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +50,9 @@ from envs.core.engine import (
     GameEngine,
     IllegalActionError,
     check_int,
+    check_scores,
+    rng_from_dict,
+    rng_to_dict,
     stack_deck,
 )
 
@@ -256,17 +258,7 @@ class SevnGame(GameEngine[SevnState]):
         n = self.num_players
         top = [parse_card(code) for code in options.pop("deck", None) or []]
         pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
-        scores = options.pop("scores", None)
-        if scores is None:
-            scores = [0] * n
-        if (
-            not isinstance(scores, list | tuple)
-            or len(scores) != n
-            or any(
-                isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores
-            )
-        ):
-            raise ConfigError(f"scores must be {n} non-negative integers, got {scores!r}")
+        scores = check_scores(options.pop("scores", None), n)
         dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
         if options:
             raise ConfigError(
@@ -556,16 +548,14 @@ class SevnGame(GameEngine[SevnState]):
             "over": state.over,
             "hand_index": state.hand_index,
             "decisions": state.decisions,
-            "rng": copy.deepcopy(state.rng.bit_generator.state),
+            "rng": rng_to_dict(state.rng),
         }
 
     def from_dict(self, data: dict[str, Any]) -> SevnState:
         n = int(data["num_players"])
         if n != self.num_players:
             raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        bit_gen_state = data["rng"]
-        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
-        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        rng = rng_from_dict(data["rng"])
         table = [[parse_card(c) for c in cards] for cards in data["table"]]
         values = [0] * n
         for s, cards in enumerate(table):

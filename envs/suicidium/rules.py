@@ -59,7 +59,6 @@ Settled readings (the rules file leaves them open; tests pin each one):
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +69,8 @@ from envs.core.engine import (
     GameEngine,
     IllegalActionError,
     check_int,
+    rng_from_dict,
+    rng_to_dict,
     stack_deck,
 )
 from envs.suicidium.catalogue import (
@@ -946,7 +947,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             "over": state.over,
             "decisions": state.decisions,
             "passes_in_a_row": state.passes_in_a_row,
-            "rng": copy.deepcopy(state.rng.bit_generator.state),
+            "rng": rng_to_dict(state.rng),
         }
 
     def from_dict(self, data: dict[str, Any]) -> SuicidiumState:
@@ -958,9 +959,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                 f"state is for mode={data['mode']} expansion={data['expansion']}, this game "
                 f"has mode={MODE_NAMES[self.mode]} expansion={self.expansion}"
             )
-        bit_gen_state = data["rng"]
-        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
-        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        rng = rng_from_dict(data["rng"])
         known_by = [0] * NUM_CARDS
         for code, mask in data["known_by"].items():
             known_by[ID_TO_CARD[code]] = int(mask)

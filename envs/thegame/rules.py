@@ -35,7 +35,6 @@ adds 1/98 for every agent and a won game returns 1.0.
 
 from __future__ import annotations
 
-import copy
 from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +46,8 @@ from envs.core.engine import (
     GameEngine,
     IllegalActionError,
     check_int,
+    rng_from_dict,
+    rng_to_dict,
     stack_deck,
 )
 
@@ -364,16 +365,14 @@ class TheGame(GameEngine[TheGameState]):
             "won": state.won,
             "turn_index": state.turn_index,
             "decisions": state.decisions,
-            "rng": copy.deepcopy(state.rng.bit_generator.state),
+            "rng": rng_to_dict(state.rng),
         }
 
     def from_dict(self, data: dict[str, Any]) -> TheGameState:
         n = int(data["num_players"])
         if n != self.num_players:
             raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        bit_gen_state = data["rng"]
-        rng = np.random.Generator(getattr(np.random, bit_gen_state["bit_generator"])())
-        rng.bit_generator.state = copy.deepcopy(bit_gen_state)
+        rng = rng_from_dict(data["rng"])
         piles = [[parse_card(c) for c in pile] for pile in data["piles"]]
         return TheGameState(
             num_players=n,
