@@ -20,6 +20,7 @@ import yaml
 
 from agents import best_baseline, make_agent, scripted_names
 from agents.base import Agent
+from agents.improve import improve_config
 from envs.core.engine import ConfigError
 
 DEFAULTS: dict[str, Any] = {
@@ -63,7 +64,13 @@ DEFAULTS: dict[str, Any] = {
         "final_deals": 500,
     },
     "checkpoint_every": 100_000,
-    "warm_start": {"imitate": None, "games": 2000, "epochs": 15, "learning_rate": 1e-3},
+    "warm_start": {
+        "imitate": None,
+        "games": 2000,
+        "epochs": 15,
+        "learning_rate": 1e-3,
+        "improve": None,
+    },
 }
 
 
@@ -95,7 +102,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
     data = yaml.safe_load(path.read_text()) or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: top level must be a mapping")
-    return _merge(_merge(DEFAULTS, data), overrides or {})
+    cfg = _merge(_merge(DEFAULTS, data), overrides or {})
+    improve_config(cfg["warm_start"]["improve"])  # bad improve settings fail before any work
+    return cfg
 
 
 class OpponentPool:
@@ -269,12 +278,15 @@ def imitation_warm_start(
     shaping: float,
     seed: int,
     progress: bool = True,
-) -> dict[str, float]:
+    improve: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
     and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
 
     PPO then starts from the teacher's level instead of spending millions of steps re-deriving
-    it. The value target matches what the self-play env pays: the seat's final return, minus
+    it. With ``improve`` (``warm_start.improve``), every decision is relabelled by rollouts
+    (:mod:`agents.improve`): the policy imitates the teacher improved by one step of policy
+    iteration, which is how a trained agent gets above the teacher. The value target matches what the self-play env pays: the seat's final return, minus
     ``shaping * potential`` at the decision (the shaping still to come sums to exactly that).
     """
     import torch
@@ -288,8 +300,22 @@ def imitation_warm_start(
     agents = [make_agent(game, teacher) for _ in range(engine.num_players)]
     mask = np.zeros(engine.num_actions, dtype=np.int8)
     rng = np.random.default_rng(seed)
-    iterator = range(games)
-    if progress:
+    extra: dict[str, Any] = {}
+    if improve is not None:
+        from agents.improve import improved_dataset
+
+        data = improved_dataset(game, env_options, teacher, games, improve, seed, progress)
+        obs_rows, mask_rows, act_rows = list(data["obs"]), list(data["mask"]), data["improved"]
+        seat_rows, game_rows, pot_rows = data["seat"], data["game"], data["pot"]
+        finals = list(data["finals"])
+        extra = {
+            "improved": True,
+            "changed_share": data["changed"],
+            "leaf_value_rows": data["leaf_rows"],
+            "leaf_value_r2": data["leaf_r2"],
+        }
+    iterator = range(0 if improve is not None else games)
+    if progress and improve is None:
         from tqdm import tqdm
 
         iterator = tqdm(iterator, desc=f"imitating {teacher}", unit="game")
@@ -342,7 +368,7 @@ def imitation_warm_start(
     with torch.no_grad():
         dist = policy.get_distribution(obs_t, action_masks=mask_np)
         agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
-    return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree}
+    return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree, **extra}
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -459,10 +485,17 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
             cfg["reward_shaping"],
             cfg["seed"],
             progress=progress_bar,
+            improve=improve_config(warm["improve"]),
         )
         print(
             f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "
-            f"({info['games']} games); greedy agreement {info['agreement']:.3f}",
+            f"({info['games']} games); greedy agreement {info['agreement']:.3f}"
+            + (
+                f"; rollouts changed {info['changed_share']:.1%} of the teacher's choices "
+                f"(leaf value R^2 {info['leaf_value_r2']:.3f})"
+                if info.get("improved")
+                else ""
+            ),
             flush=True,
         )
         _atomic_write(run_dir / "warm_start.json", json.dumps(info))

@@ -146,6 +146,22 @@ class GameEngine(ABC, Generic[S]):
         """
         return 0.0
 
+    # ----- optional hooks for rollout policy improvement (agents/improve.py) -----------------
+    def round_index(self, state: S) -> int | None:
+        """Index of the round (hand) in progress, for games played over rounds; None otherwise.
+
+        Rollouts used to improve a policy stop when it changes and value the position there.
+        """
+        return None
+
+    def round_features(self, state: S, seat: int) -> np.ndarray:
+        """A small vector describing ``seat``'s standing between rounds (totals, seat order), the
+        input of the learned value of a round boundary. Only games with rounds define it."""
+        raise ConfigError(
+            f"{self.name} does not define round_features(), so rollout improvement cannot value "
+            f"a round boundary; set warm_start.improve to null for this game"
+        )
+
     def decision_name(self, state: S) -> str:
         """A short name of the pending decision, used in error messages and renders."""
         return "turn"

@@ -193,6 +193,21 @@ class Flip6Game(GameEngine[Flip6State]):
         best_other = max(s for i, s in enumerate(state.scores) if i != seat)
         return (state.scores[seat] - best_other) / state.target_score
 
+    def round_index(self, state: Flip6State) -> int:
+        return state.round_index
+
+    def round_features(self, state: Flip6State, seat: int) -> np.ndarray:
+        """Totals seen from ``seat`` (own, the others' highest first, lead over the best other,
+        all / target) and ``seat``'s place in the turn order of the round under way (one-hot,
+        0 = first to act after the dealer)."""
+        n = state.num_players
+        t = float(state.target_score)
+        me = state.scores[seat]
+        others = sorted((state.scores[(seat + k) % n] for k in range(1, n)), reverse=True)
+        place = np.zeros(n)
+        place[(seat - state.dealer - 1) % n] = 1.0
+        return np.concatenate([[me / t], np.asarray(others) / t, [(me - others[0]) / t], place])
+
     def decision_name(self, state: Flip6State) -> str:
         return "game_over" if state.over else DECISION_NAMES[state.decision]
 

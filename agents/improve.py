@@ -1,0 +1,341 @@
+"""Rollout policy improvement: one step of policy iteration over a scripted teacher.
+
+Cloning a good baseline only reaches the baseline, and PPO's signal on top of it (one win or loss
+per game, four players) is too noisy to move a 4-player win rate by a point or two within this
+machine's budget. This module makes the labels better instead: for a decision of the teacher's
+games it tries every legal action on sampled deals and keeps the one that does best, so the
+network is trained to imitate a policy that is at least as good as the teacher (the policy
+improvement theorem, with the teacher playing every seat in the rollouts).
+
+* **Sampled deals.** ``engine.resample_hidden(state, seat, rng)`` redraws what ``seat`` cannot see
+  consistently with what it saw, so the choice uses only the seat's information.
+* **Truncated rollouts.** From the position after each action the teacher plays every seat to the
+  end of the round (``engine.round_index``); the end of the game is valued by its payoff, a round
+  boundary by a small network fitted to the final payoffs of teacher games
+  (:func:`fit_leaf_value` on ``engine.round_features``). Whole-game rollouts are far noisier: with
+  them the improved choice measured *worse* than the teacher (flip6: 0.17 against three ``ev``).
+* **Common random numbers and a gate.** Every action is tried on the same sampled deals; an action
+  replaces the teacher's only when its mean advantage is above ``gate`` standard errors. Decisions
+  that are clear after ``min_rollouts`` samples stop early.
+
+Labelling runs in ``workers`` processes; it is deterministic for a given seed and worker count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from agents import make_agent
+from envs.core.engine import ConfigError
+
+#: keys of ``warm_start.improve`` in a training config, with their defaults
+IMPROVE_DEFAULTS: dict[str, Any] = {
+    "rollouts": 64,  # most sampled deals per decision
+    "min_rollouts": 16,  # deals after which a clear decision stops early
+    "gate": 1.5,  # standard errors an action must gain to replace the teacher's
+    "value_games": 10000,  # teacher games whose round boundaries fit the leaf value
+    "value_epochs": 15,
+    "workers": 2,  # processes for the value games and the labelling
+}
+
+
+def improve_config(raw: Any) -> dict[str, Any] | None:
+    """Validate ``warm_start.improve`` (None/null = off) against :data:`IMPROVE_DEFAULTS`."""
+    if raw is None or raw is False:
+        return None
+    if raw is True:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError("warm_start.improve must be null or a mapping")
+    unknown = sorted(set(raw) - set(IMPROVE_DEFAULTS))
+    if unknown:
+        raise ConfigError(
+            f"unknown config key(s) warm_start.improve.{unknown}; known: {sorted(IMPROVE_DEFAULTS)}"
+        )
+    cfg = {**IMPROVE_DEFAULTS, **raw}
+    for key in ("rollouts", "min_rollouts", "value_games", "value_epochs", "workers"):
+        if not isinstance(cfg[key], int) or cfg[key] < 1:
+            raise ConfigError(f"warm_start.improve.{key} must be a positive integer")
+    if cfg["min_rollouts"] > cfg["rollouts"]:
+        raise ConfigError("warm_start.improve.min_rollouts must be <= rollouts")
+    if not isinstance(cfg["gate"], (int, float)) or cfg["gate"] < 0:
+        raise ConfigError("warm_start.improve.gate must be a number >= 0")
+    return cfg
+
+
+@dataclass
+class LeafValue:
+    """A tanh MLP (numpy) from ``round_features`` to the expected final return of the seat."""
+
+    weights: list[np.ndarray]
+
+    def __call__(self, features: np.ndarray) -> np.ndarray:
+        h = np.asarray(features, dtype=np.float64)
+        for i in range(0, len(self.weights) - 2, 2):
+            h = np.tanh(h @ self.weights[i].T + self.weights[i + 1])
+        return (h @ self.weights[-2].T + self.weights[-1])[:, 0]
+
+
+def _mask(engine: Any, state: Any) -> np.ndarray:
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    mask[engine.legal_actions(state)] = 1
+    return mask
+
+
+def _round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Worker: teacher games; a row (features, final return) per seat at each round start."""
+    from envs.core.registry import get_spec
+
+    game, env_options, teacher, seeds = job
+    spec = get_spec(game)
+    engine = spec.make_engine(**env_options)
+    n = engine.num_players
+    agents = [make_agent(game, teacher, seed=i) for i in range(n)]
+    xs: list[np.ndarray] = []
+    ys: list[float] = []
+    for seed in seeds:
+        state = engine.new_game(np.random.default_rng(seed))
+        rows: list[tuple[np.ndarray, int]] = []
+        last = None
+        while not engine.is_over(state):
+            r = engine.round_index(state)
+            if r != last:
+                last = r
+                rows.extend((engine.round_features(state, s), s) for s in range(n))
+            seat = engine.current_player(state)
+            action = agents[seat].act(None, _mask(engine, state), spec.view(state, seat))
+            engine.apply(state, int(action), seat)
+        final = engine.returns(state)
+        xs.extend(f for f, _ in rows)
+        ys.extend(final[s] for _, s in rows)
+    return np.asarray(xs, dtype=np.float32), np.asarray(ys, dtype=np.float32)
+
+
+def fit_leaf_value(
+    x: np.ndarray, y: np.ndarray, epochs: int = 15, hidden: int = 64, seed: int = 0
+) -> tuple[LeafValue, float]:
+    """Least-squares fit of the leaf value; returns it and its R^2 on a held-out tenth."""
+    import torch
+
+    gen = torch.Generator().manual_seed(seed)
+    net = torch.nn.Sequential(
+        torch.nn.Linear(x.shape[1], hidden),
+        torch.nn.Tanh(),
+        torch.nn.Linear(hidden, hidden),
+        torch.nn.Tanh(),
+        torch.nn.Linear(hidden, 1),
+    )
+    with torch.no_grad():
+        for p in net.parameters():  # seeded init, independent of the global torch RNG
+            p.copy_(torch.empty_like(p).uniform_(-0.1, 0.1, generator=gen))
+    order = np.random.default_rng(seed).permutation(len(x))
+    cut = max(1, len(x) // 10)
+    val, tr = order[:cut], order[cut:]
+    xt, yt = torch.as_tensor(x), torch.as_tensor(y)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    rng = np.random.default_rng(seed + 1)
+    for _ in range(epochs):
+        perm = rng.permutation(tr)
+        for start in range(0, len(perm), 1024):
+            b = perm[start : start + 1024]
+            loss = ((net(xt[b]).squeeze(1) - yt[b]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    with torch.no_grad():
+        mse = float(((net(xt[val]).squeeze(1) - yt[val]) ** 2).mean())
+    r2 = 1.0 - mse / max(float(yt[val].var()), 1e-12)
+    return LeafValue([p.detach().numpy().astype(np.float64) for p in net.parameters()]), r2
+
+
+class Improver:
+    """Chooses, for one decision, the best action by truncated rollouts (see the module doc)."""
+
+    def __init__(
+        self,
+        game: str,
+        env_options: dict[str, Any],
+        teacher: str,
+        leaf: LeafValue,
+        cfg: dict[str, Any],
+        seed: int,
+    ) -> None:
+        from envs.core.registry import get_spec
+
+        self.spec = get_spec(game)
+        self.engine = self.spec.make_engine(**env_options)
+        self.agents = [make_agent(game, teacher, seed=i) for i in range(self.engine.num_players)]
+        self.leaf = leaf
+        self.cfg = cfg
+        self.rng = np.random.default_rng(seed)
+
+    def _rollout(self, state: Any, seat: int) -> tuple[float | None, np.ndarray | None]:
+        engine, spec = self.engine, self.spec
+        start = engine.round_index(state)
+        while not engine.is_over(state) and engine.round_index(state) == start:
+            s = engine.current_player(state)
+            action = self.agents[s].act(None, _mask(engine, state), spec.view(state, s))
+            engine.apply(state, int(action), s)
+        if engine.is_over(state):
+            return float(engine.returns(state)[seat]), None
+        return None, engine.round_features(state, seat)
+
+    def _samples(self, state: Any, seat: int, legal: list[int], count: int) -> np.ndarray:
+        engine = self.engine
+        values = np.zeros((len(legal), count))
+        pending: list[tuple[int, int, np.ndarray]] = []
+        for k in range(count):
+            deal = engine.to_dict(engine.resample_hidden(state, seat, self.rng))
+            for i, action in enumerate(legal):
+                trial = engine.from_dict(deal)
+                engine.apply(trial, action, seat)
+                final, features = self._rollout(trial, seat)
+                if features is None:
+                    values[i, k] = final
+                else:
+                    pending.append((i, k, features))
+        if pending:
+            leaf = self.leaf(np.asarray([f for _, _, f in pending]))
+            for (i, k, _), v in zip(pending, leaf, strict=True):
+                values[i, k] = v
+        return values
+
+    def choose(self, state: Any, seat: int, teacher_action: int) -> int:
+        legal = self.engine.legal_actions(state)
+        if len(legal) < 2:
+            return teacher_action
+        t = legal.index(teacher_action)
+        values = self._samples(state, seat, legal, self.cfg["min_rollouts"])
+
+        def best(vals: np.ndarray, z: float) -> int | None:
+            adv = vals - vals[t]
+            mean = adv.mean(axis=1)
+            se = adv.std(axis=1, ddof=1) / np.sqrt(vals.shape[1]) + 1e-12
+            score = np.where(np.arange(len(legal)) == t, -np.inf, mean - z * se)
+            b = int(np.argmax(mean + np.where(np.arange(len(legal)) == t, -np.inf, 0.0)))
+            return b if score[b] > 0 else None
+
+        # stop early when no action could plausibly beat the teacher's (2 standard errors)
+        if best(values, -2.0) is None:
+            return teacher_action
+        more = self.cfg["rollouts"] - self.cfg["min_rollouts"]
+        if more > 0:
+            values = np.concatenate([values, self._samples(state, seat, legal, more)], axis=1)
+        b = best(values, float(self.cfg["gate"]))
+        return teacher_action if b is None else legal[b]
+
+
+def _label_games(job: tuple) -> dict[str, Any]:
+    """Worker: teacher games; every decision recorded with the teacher's and the improved action."""
+    from envs.core.registry import get_spec
+
+    game, env_options, teacher, leaf, cfg, seeds, worker_seed = job
+    spec = get_spec(game)
+    engine = spec.make_engine(**env_options)
+    improver = Improver(game, env_options, teacher, leaf, cfg, worker_seed)
+    agents = [make_agent(game, teacher, seed=i) for i in range(engine.num_players)]
+    out: dict[str, list] = {k: [] for k in ("obs", "mask", "teacher", "improved", "seat", "pot")}
+    games: list[list[float]] = []
+    counts: list[int] = []
+    for seed in seeds:
+        state = engine.new_game(np.random.default_rng(seed))
+        n = 0
+        while not engine.is_over(state):
+            seat = engine.current_player(state)
+            mask = _mask(engine, state)
+            obs = spec.encode(state, seat)
+            action = int(agents[seat].act(obs, mask, spec.view(state, seat)))
+            out["obs"].append(obs)
+            out["mask"].append(mask.astype(bool))
+            out["teacher"].append(action)
+            out["improved"].append(improver.choose(state, seat, action))
+            out["seat"].append(seat)
+            out["pot"].append(engine.potential(state, seat))
+            engine.apply(state, action, seat)
+            n += 1
+        games.append(list(engine.returns(state)))
+        counts.append(n)
+    return {**out, "finals": games, "counts": counts}
+
+
+def _pool_map(fn: Any, jobs: list, workers: int, progress: str | None) -> list:
+    """Map ``fn`` over ``jobs`` in ``workers`` processes (in order), with a progress bar."""
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(jobs), desc=progress, unit="job")
+    results: list = []
+    if workers <= 1:
+        for job in jobs:
+            results.append(fn(job))
+            if bar:
+                bar.update()
+    else:
+        import multiprocessing as mp
+
+        with mp.get_context("fork").Pool(workers) as pool:
+            for res in pool.imap(fn, jobs):
+                results.append(res)
+                if bar:
+                    bar.update()
+    if bar:
+        bar.close()
+    return results
+
+
+def improved_dataset(
+    game: str,
+    env_options: dict[str, Any],
+    teacher: str,
+    games: int,
+    cfg: dict[str, Any],
+    seed: int,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Teacher games with every decision relabelled by :class:`Improver`.
+
+    Returns the arrays ``obs``, ``mask``, ``teacher``, ``improved``, ``seat``, ``game``, ``pot``,
+    the final returns per game (``finals``) and facts about the leaf value and the labels.
+    """
+    from envs.core.registry import get_spec
+
+    engine = get_spec(game).make_engine(**env_options)
+    if engine.round_index(engine.new_game(np.random.default_rng(0))) is None:
+        raise ConfigError(
+            f"{game} has no rounds (engine.round_index), so rollout improvement does not apply; "
+            f"set warm_start.improve to null"
+        )
+    rng = np.random.default_rng(seed)
+    workers = cfg["workers"]
+    value_seeds = [int(s) for s in rng.integers(2**62, size=cfg["value_games"])]
+    chunk = max(1, -(-len(value_seeds) // (workers * 8)))
+    jobs = [
+        (game, env_options, teacher, value_seeds[i : i + chunk])
+        for i in range(0, len(value_seeds), chunk)
+    ]
+    parts = _pool_map(_round_value_rows, jobs, workers, "leaf value games" if progress else None)
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    leaf, r2 = fit_leaf_value(x, y, epochs=cfg["value_epochs"], seed=seed)
+
+    label_seeds = [int(s) for s in rng.integers(2**62, size=games)]
+    chunk = max(1, -(-games // (workers * 16)))
+    jobs = [
+        (game, env_options, teacher, leaf, cfg, label_seeds[i : i + chunk], seed + 7919 * (i + 1))
+        for i in range(0, games, chunk)
+    ]
+    parts = _pool_map(_label_games, jobs, workers, "improving labels" if progress else None)
+    data: dict[str, Any] = {}
+    for key in ("obs", "mask", "teacher", "improved", "seat", "pot"):
+        data[key] = np.asarray([row for p in parts for row in p[key]])
+    counts = [c for p in parts for c in p["counts"]]
+    data["game"] = np.repeat(np.arange(len(counts)), counts)
+    data["finals"] = np.asarray([f for p in parts for f in p["finals"]], dtype=np.float32)
+    data["leaf_rows"] = int(len(x))
+    data["leaf_r2"] = float(r2)
+    data["changed"] = float(np.mean(data["teacher"] != data["improved"]))
+    return data
