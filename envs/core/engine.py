@@ -74,6 +74,20 @@ def rng_from_dict(data: dict[str, Any]) -> np.random.Generator:
     return rng
 
 
+def standing_features(scores: list[int], seat: int, dealer: int, target: float) -> np.ndarray:
+    """``round_features`` of a points race: ``seat``'s total, the others' totals highest first,
+    its lead over the best other (all / ``target``), and its place in the turn order after
+    ``dealer`` (one-hot, 0 = first to act)."""
+    n = len(scores)
+    me = scores[seat]
+    others = sorted((scores[(seat + k) % n] for k in range(1, n)), reverse=True)
+    place = np.zeros(n)
+    place[(seat - dealer - 1) % n] = 1.0
+    return np.concatenate(
+        [[me / target], np.asarray(others) / target, [(me - others[0]) / target], place]
+    )
+
+
 class GameEngine(ABC, Generic[S]):
     """Rules of one game for a fixed configuration.
 

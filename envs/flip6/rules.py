@@ -35,6 +35,7 @@ from envs.core.engine import (
     rng_from_dict,
     rng_to_dict,
     stack_deck,
+    standing_features,
 )
 
 # ---- cards (F1, F2) ---------------------------------------------------------------------------
@@ -197,16 +198,7 @@ class Flip6Game(GameEngine[Flip6State]):
         return state.round_index
 
     def round_features(self, state: Flip6State, seat: int) -> np.ndarray:
-        """Totals seen from ``seat`` (own, the others' highest first, lead over the best other,
-        all / target) and ``seat``'s place in the turn order of the round under way (one-hot,
-        0 = first to act after the dealer)."""
-        n = state.num_players
-        t = float(state.target_score)
-        me = state.scores[seat]
-        others = sorted((state.scores[(seat + k) % n] for k in range(1, n)), reverse=True)
-        place = np.zeros(n)
-        place[(seat - state.dealer - 1) % n] = 1.0
-        return np.concatenate([[me / t], np.asarray(others) / t, [(me - others[0]) / t], place])
+        return standing_features(state.scores, seat, state.dealer, state.target_score)
 
     def decision_name(self, state: Flip6State) -> str:
         return "game_over" if state.over else DECISION_NAMES[state.decision]

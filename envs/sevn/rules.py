@@ -54,6 +54,7 @@ from envs.core.engine import (
     rng_from_dict,
     rng_to_dict,
     stack_deck,
+    standing_features,
 )
 
 # ---- cards (S1-S6): the one data table of the deck composition --------------------------------
@@ -321,6 +322,12 @@ class SevnGame(GameEngine[SevnState]):
 
     def winners(self, state: SevnState) -> list[int]:
         return list(state.winners)
+
+    def round_index(self, state: SevnState) -> int:
+        return state.hand_index
+
+    def round_features(self, state: SevnState, seat: int) -> np.ndarray:
+        return standing_features(state.scores, seat, state.dealer, state.target_score)
 
     def decision_name(self, state: SevnState) -> str:
         return "game_over" if state.over else DECISION_NAMES[state.decision]
