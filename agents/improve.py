@@ -39,6 +39,8 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
     "value_games": 10000,  # teacher games whose round boundaries fit the leaf value
     "value_epochs": 15,
     "workers": 2,  # processes for the value games and the labelling
+    "pretrain_games": 0,  # first clone the plain teacher on this many games (0 = no)
+    "changed_weight": 1.0,  # loss weight of decisions where the rollouts overruled the teacher
 }
 
 
@@ -61,6 +63,10 @@ def improve_config(raw: Any) -> dict[str, Any] | None:
             raise ConfigError(f"warm_start.improve.{key} must be a positive integer")
     if cfg["min_rollouts"] > cfg["rollouts"]:
         raise ConfigError("warm_start.improve.min_rollouts must be <= rollouts")
+    if not isinstance(cfg["pretrain_games"], int) or cfg["pretrain_games"] < 0:
+        raise ConfigError("warm_start.improve.pretrain_games must be an integer >= 0")
+    if not isinstance(cfg["changed_weight"], (int, float)) or cfg["changed_weight"] <= 0:
+        raise ConfigError("warm_start.improve.changed_weight must be a number > 0")
     if not isinstance(cfg["gate"], (int, float)) or cfg["gate"] < 0:
         raise ConfigError("warm_start.improve.gate must be a number >= 0")
     return cfg

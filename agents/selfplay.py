@@ -69,6 +69,7 @@ DEFAULTS: dict[str, Any] = {
         "games": 2000,
         "epochs": 15,
         "learning_rate": 1e-3,
+        "lr_decay": 1.0,
         "improve": None,
     },
 }
@@ -104,6 +105,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
         raise ConfigError(f"{path}: top level must be a mapping")
     cfg = _merge(_merge(DEFAULTS, data), overrides or {})
     improve_config(cfg["warm_start"]["improve"])  # bad improve settings fail before any work
+    decay = cfg["warm_start"]["lr_decay"]
+    if not isinstance(decay, (int, float)) or not 0 < decay <= 1:
+        raise ConfigError(f"warm_start.lr_decay must be in (0, 1], got {decay!r}")
     return cfg
 
 
@@ -279,6 +283,7 @@ def imitation_warm_start(
     seed: int,
     progress: bool = True,
     improve: dict[str, Any] | None = None,
+    lr_decay: float = 1.0,
 ) -> dict[str, Any]:
     """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
     and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
@@ -301,10 +306,27 @@ def imitation_warm_start(
     mask = np.zeros(engine.num_actions, dtype=np.int8)
     rng = np.random.default_rng(seed)
     extra: dict[str, Any] = {}
+    weights = None
     if improve is not None:
         from agents.improve import improved_dataset
 
+        if improve["pretrain_games"]:  # clone the plain teacher first, on cheap games
+            first = imitation_warm_start(
+                model,
+                game,
+                env_options,
+                teacher,
+                improve["pretrain_games"],
+                epochs,
+                learning_rate,
+                shaping,
+                seed + 1,
+                progress,
+            )
+            extra["pretrain_agreement"] = first["agreement"]
         data = improved_dataset(game, env_options, teacher, games, improve, seed, progress)
+        changed = data["improved"] != data["teacher"]
+        weights = np.where(changed, float(improve["changed_weight"]), 1.0).astype(np.float32)
         obs_rows, mask_rows, act_rows = list(data["obs"]), list(data["mask"]), data["improved"]
         seat_rows, game_rows, pot_rows = data["seat"], data["game"], data["pot"]
         finals = list(data["finals"])
@@ -350,6 +372,7 @@ def imitation_warm_start(
     n = len(act_rows)
     order_rng = np.random.default_rng(seed + 1)
     policy.set_training_mode(True)
+    weights_t = None if weights is None else torch.as_tensor(weights)
     for _ in range(epochs):
         order = order_rng.permutation(n)
         for start in range(0, n, 512):
@@ -357,13 +380,18 @@ def imitation_warm_start(
             values, log_prob, _ = policy.evaluate_actions(
                 obs_t[idx], act_t[idx], action_masks=mask_np[idx]
             )
-            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(
-                values.flatten(), target_t[idx]
-            )
+            if weights is None:
+                nll = -log_prob.mean()
+            else:  # decisions the rollouts changed may count more: they are few
+                w = weights_t[idx]
+                nll = -(log_prob * w).sum() / w.sum()
+            loss = nll + 0.5 * torch.nn.functional.mse_loss(values.flatten(), target_t[idx])
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
+        for group in optimizer.param_groups:  # per-epoch decay: settle on the labels
+            group["lr"] *= lr_decay
     policy.set_training_mode(False)
     with torch.no_grad():
         dist = policy.get_distribution(obs_t, action_masks=mask_np)
@@ -486,6 +514,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
             cfg["seed"],
             progress=progress_bar,
             improve=improve_config(warm["improve"]),
+            lr_decay=warm["lr_decay"],
         )
         print(
             f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "
