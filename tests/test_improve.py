@@ -128,3 +128,28 @@ def test_games_without_rounds_refuse_improvement():
     cfg = improve_config({"value_games": 10, "workers": 1})
     with pytest.raises(ConfigError, match="no rounds"):
         improved_dataset("thegame", {"num_players": 2}, "greedy", 1, cfg, seed=0, progress=False)
+
+
+@pytest.mark.parametrize(
+    "warm, message",
+    [
+        ("lr_decay: 0", "lr_decay must be in"),
+        ("improve: {changed_weight: 0}", "changed_weight must be a number > 0"),
+        ("improve: {pretrain_games: -1}", "pretrain_games must be an integer >= 0"),
+        ("improve: {rollout: 4}", "unknown config key"),
+    ],
+)
+def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, message):
+    from agents.selfplay import load_config
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"game: flip6\nwarm_start:\n  imitate: ev\n  {warm}\n")
+    with pytest.raises(ConfigError, match=message):
+        load_config(path)
+
+
+def test_the_default_flip6_config_uses_rollout_improvement():
+    from agents.selfplay import load_config
+
+    cfg = load_config("configs/flip6.yaml")
+    assert improve_config(cfg["warm_start"]["improve"]) is not None

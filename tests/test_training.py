@@ -103,6 +103,23 @@ def test_config_errors_are_clear(tmp_path):
         load_config(tmp_path / "missing.yaml")
 
 
+#: the default flip6 warm start, shrunk to seconds (rollout relabelling included)
+TINY_WARM_START = {
+    "imitate": "ev",
+    "games": 3,
+    "epochs": 2,
+    "learning_rate": 1e-3,
+    "lr_decay": 0.9,
+    "improve": {
+        "rollouts": 4,
+        "min_rollouts": 2,
+        "value_games": 30,
+        "value_epochs": 1,
+        "workers": 1,
+    },
+}
+
+
 def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
     cfg = load_config(
         "configs/flip6.yaml",
@@ -114,9 +131,12 @@ def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
             "opponents": {**load_config("configs/flip6.yaml")["opponents"], "snapshot_every": 1024},
             "eval": {"every": 1024, "deals": 5, "against": "ev", "final_deals": 5},
             "checkpoint_every": 1024,
+            "warm_start": TINY_WARM_START,
         },
     )
     run = train(cfg, progress_bar=False)
+    warm = json.loads((run / "warm_start.json").read_text())
+    assert warm["improved"] and warm["decisions"] > 0 and 0 <= warm["changed_share"] <= 1
     assert (run / "final.zip").exists()
     assert list((run / "snapshots").glob("*.zip"))
     assert list((run / "checkpoints").glob("*.zip"))
@@ -142,6 +162,7 @@ def _tiny_config(tmp_path, **extra):
         "opponents": {**base["opponents"], "snapshot_every": 1024},
         "eval": {**base["eval"], "every": 1024, "deals": 3, "final_deals": 3},
         "checkpoint_every": 1024,
+        "warm_start": TINY_WARM_START,
     }
     cfg.update(extra)
     path = tmp_path / "cfg.yaml"
