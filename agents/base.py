@@ -16,6 +16,10 @@ class Agent:
     """Base class. Subclasses implement :meth:`act`; ``name`` labels leaderboards."""
 
     name: str = "agent"
+    #: whether ``act`` reads the encoded observation / the ``view``; callers skip building what
+    #: an agent declares it does not read (self-play opponents, tournaments). Keep True if unsure.
+    uses_observation: bool = True
+    uses_view: bool = True
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -47,6 +51,8 @@ class RandomAgent(Agent):
     """Uniform over the legal actions: the zero anchor of every leaderboard."""
 
     name = "random"
+    uses_observation = False
+    uses_view = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
         legal = np.flatnonzero(action_mask)

@@ -44,6 +44,8 @@ def bust_probability(view: dict[str, Any], seat: int) -> float:
 class ThresholdAgent(Agent):
     """Hits until its round score reaches ``threshold``, then stays; FREEZE/FLIP3 hit the leader."""
 
+    uses_observation = False  # reads the view only
+
     def __init__(self, threshold: int = 15, seed: int | None = None) -> None:
         super().__init__(seed)
         self.threshold = threshold
@@ -77,6 +79,8 @@ class ExpectedValueAgent(Agent):
     * FLIP3: the opponent with the most to lose (bust risk x round score), or itself when its
       own risk is small and no opponent is worth it.
     """
+
+    uses_observation = False  # reads the view only
 
     def __init__(self, risk_margin: float = 0.0, seed: int | None = None) -> None:
         super().__init__(seed)

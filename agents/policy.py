@@ -85,6 +85,8 @@ def load_actor(path: str | Path) -> NumpyActor:
 class PolicyAgent(Agent):
     """Plays a trained policy: greedy over the legal actions by default, or sampled."""
 
+    uses_view = False  # the network reads the observation only
+
     def __init__(
         self,
         actor: NumpyActor,

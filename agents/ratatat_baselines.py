@@ -58,6 +58,8 @@ def draw_odds(unseen: dict[str, int]) -> dict[str, float]:
 class _MemoryAgent(Agent):
     """Shared reading of the view: estimated values of every slot."""
 
+    uses_observation = False  # reads the view only
+
     unknown_value: float | None = None  # None: the mean of the unseen numbers
 
     def estimates(self, view: dict[str, Any]) -> list[list[float]]:

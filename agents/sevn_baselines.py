@@ -172,6 +172,8 @@ class SeatModel:
 class ThresholdAgent(Agent):
     """Draws until its hand is worth ``threshold`` points, then passes; hits the leader."""
 
+    uses_observation = False  # reads the view only
+
     def __init__(self, threshold: int = 30, seed: int | None = None) -> None:
         super().__init__(seed)
         self.threshold = threshold
@@ -241,6 +243,8 @@ class ExpectedValueAgent(Agent):
     * FORK: the card with the larger price. Ballast: keep when the score lost is repaid by the
       bonuses and the step towards SEVN. SECOND_CHANCE hand-off: the taker least in the race.
     """
+
+    uses_observation = False  # reads the view only
 
     def __init__(
         self,

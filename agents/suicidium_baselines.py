@@ -65,6 +65,8 @@ HARMFUL_HAND_EFFECTS = {E_DISCARD_RANDOM, E_DRAW_DISCARD, E_STEAL_RANDOM, E_EXCH
 class HeuristicAgent(Agent):
     """Scores cards by their WP consequences in the mode of the game (see the module docstring)."""
 
+    uses_observation = False  # reads the view only
+
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, play_threshold: float = 0.4) -> None:

@@ -48,6 +48,8 @@ class GreedyAgent(Agent):
     """Plays the smallest jump available (the backwards trick first) until it has played its
     minimum (G4), then keeps playing only while the smallest jump is at most ``extra_jump``."""
 
+    uses_observation = False  # reads the view only
+
     name = "greedy"
 
     def __init__(self, extra_jump: int = 2, seed: int | None = None) -> None:
@@ -90,6 +92,8 @@ class PlannerAgent(Agent):
     there, ``help`` at most ``help_cost``, else ``none``. The plan is computed once per turn and
     replayed while the position is the one it expects.
     """
+
+    uses_observation = False  # reads the view only
 
     name = "planner"
 

@@ -320,7 +320,12 @@ def play_game(
         seat = engine.current_player(state)
         mask[:] = 0
         mask[engine.legal_actions(state)] = 1
-        action = seat_agents[seat].act(spec.encode(state, seat), mask, spec.view(state, seat))
+        agent = seat_agents[seat]
+        action = agent.act(
+            spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
+            mask,
+            spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
+        )
         engine.apply(state, int(action), seat)
         decisions += 1
     scores = [float(s) for s in engine.scores(state)]

@@ -210,6 +210,10 @@ class SelfPlayEnv(gym.Env):
                 return
             mask[:] = 0
             mask[engine.legal_actions(state)] = 1
-            action = agent.act(spec.encode(state, seat), mask, spec.view(state, seat))
+            action = agent.act(
+                spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
+                mask,
+                spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
+            )
             engine.apply(state, int(action), seat)
             self.opponent_decisions += 1
