@@ -217,12 +217,13 @@ class Improver:
         values = self._samples(state, seat, legal, self.cfg["min_rollouts"])
 
         def best(vals: np.ndarray, z: float) -> int | None:
+            """The other action with the best mean advantage, if it beats ours by z SEs."""
             adv = vals - vals[t]
             mean = adv.mean(axis=1)
             se = adv.std(axis=1, ddof=1) / np.sqrt(vals.shape[1]) + 1e-12
-            score = np.where(np.arange(len(legal)) == t, -np.inf, mean - z * se)
-            b = int(np.argmax(mean + np.where(np.arange(len(legal)) == t, -np.inf, 0.0)))
-            return b if score[b] > 0 else None
+            mean[t] = -np.inf
+            b = int(np.argmax(mean))
+            return b if mean[b] - z * se[b] > 0 else None
 
         # stop early when no action could plausibly beat the teacher's (2 standard errors)
         if best(values, -2.0) is None:
