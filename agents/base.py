@@ -31,6 +31,13 @@ class Agent:
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
         raise NotImplementedError
 
+    def act_forced(self, action: int) -> bool:
+        """Offered first when ``action`` is the only legal one. An agent that needs nothing to
+        play it returns True, having done to its generator what :meth:`act` would have done;
+        the caller then builds no observation and does not call ``act``. The default returns
+        False (``act`` is called as usual: scripted agents may track the game through it)."""
+        return False
+
     def act_batch(
         self,
         observations: np.ndarray,

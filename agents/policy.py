@@ -111,11 +111,26 @@ class PolicyAgent(Agent):
         p = np.exp(z)
         p /= p.sum(axis=-1, keepdims=True)
         u = self.rng.random((p.shape[0], 1))
-        return (p.cumsum(axis=-1) < u).sum(axis=-1).clip(max=p.shape[1] - 1)
+        # (a u above the rounded total must not fall past the last legal action)
+        last = p.shape[1] - 1 - np.argmax(p[:, ::-1] > 0, axis=-1)
+        return np.minimum((p.cumsum(axis=-1) < u).sum(axis=-1), last)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
-        logits = self.actor.masked_logits(observation[None, :], action_mask[None, :])
-        return int(self._choose(logits)[0])
+        # one decision: only the legal columns matter. Same result and the same one uniform draw
+        # as _choose over the whole masked row (the masked entries add exact zeros to the sums)
+        legal = np.flatnonzero(action_mask)
+        z = self.actor.logits(observation[None, :])[0, legal]
+        if self.deterministic:
+            return int(legal[np.argmax(z)])
+        p = np.exp(z - z.max())
+        cum = np.cumsum(p / p.sum())
+        u = self.rng.random((1, 1))[0, 0]
+        return int(legal[min(int(np.searchsorted(cum, u, side="left")), len(legal) - 1)])
+
+    def act_forced(self, action: int) -> bool:
+        if not self.deterministic:
+            self.rng.random((1, 1))  # the draw act would make: the generator's stream is unchanged
+        return True
 
     def act_batch(
         self, observations: np.ndarray, action_masks: np.ndarray, views: list[dict[str, Any]]

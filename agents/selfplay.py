@@ -46,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     },
     "policy": {"net_arch": [128, 128], "activation": "tanh"},
     "vec_env": "dummy",
+    "torch_threads": {"rollout": 1, "update": None},
     "opponents": {
         "scripted": {"random": 0.1},
         "latest": 0.45,
@@ -105,10 +106,50 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
         raise ConfigError(f"{path}: top level must be a mapping")
     cfg = _merge(_merge(DEFAULTS, data), overrides or {})
     improve_config(cfg["warm_start"]["improve"])  # bad improve settings fail before any work
+    torch_threads(cfg)
     decay = cfg["warm_start"]["lr_decay"]
     if not isinstance(decay, (int, float)) or not 0 < decay <= 1:
         raise ConfigError(f"warm_start.lr_decay must be in (0, 1], got {decay!r}")
     return cfg
+
+
+def torch_threads(cfg: dict[str, Any]) -> tuple[int, int]:
+    """(rollout, update) torch thread counts of a config's ``torch_threads``.
+
+    Collecting rollouts runs the learner's network on one small batch per step, where extra
+    threads only add overhead; the PPO update works on big minibatches and uses every core
+    (``update: null`` = the cores this process may use)."""
+    spec = cfg["torch_threads"]
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    out = []
+    for key, default in (("rollout", 1), ("update", cores or 1)):
+        value = spec.get(key)
+        value = default if value is None else value
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ConfigError(
+                f"torch_threads.{key} must be a positive integer or null, got {value!r}"
+            )
+        out.append(value)
+    return out[0], out[1]
+
+
+def thread_switch(rollout: int, update: int) -> Any:
+    """An SB3 callback that sets torch's thread count to ``rollout`` while collecting and to
+    ``update`` for the PPO update that follows each rollout."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ThreadSwitch(BaseCallback):
+        def _on_rollout_start(self) -> None:
+            torch.set_num_threads(rollout)
+
+        def _on_rollout_end(self) -> None:
+            torch.set_num_threads(update)
+
+        def _on_step(self) -> bool:
+            return True
+
+    return ThreadSwitch()
 
 
 class OpponentPool:
@@ -472,7 +513,10 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
         eval_against = list(dict.fromkeys([*cfg["eval"]["baselines"], against]))
 
     torch.manual_seed(cfg["seed"] + int(state.get("timesteps", 0)))
-    torch.set_num_threads(1)
+    rollout_threads, update_threads = torch_threads(cfg)
+    # one thread until PPO starts: the warm start may fork labelling workers, and a forked child
+    # must not inherit a running OpenMP pool
+    torch.set_num_threads(rollout_threads)
     if cfg["vec_env"] not in ("dummy", "subproc"):
         raise ConfigError(f"vec_env must be 'dummy' or 'subproc', got {cfg['vec_env']!r}")
     vec_cls = SubprocVecEnv if cfg["vec_env"] == "subproc" else DummyVecEnv
@@ -625,7 +669,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
     if remaining > 0:
         model.learn(
             total_timesteps=remaining,
-            callback=SelfPlayCallback(),
+            callback=[thread_switch(rollout_threads, update_threads), SelfPlayCallback()],
             progress_bar=progress_bar,
             reset_num_timesteps=not resume,
         )

@@ -75,11 +75,12 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> float:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     from agents.policy import NumpyActor, PolicyAgent
-    from agents.selfplay import load_config
+    from agents.selfplay import load_config, thread_switch, torch_threads
     from envs.core.single_agent import SelfPlayEnv
 
     cfg = load_config(config)
-    torch.set_num_threads(1)
+    rollout_threads, update_threads = torch_threads(cfg)
+    torch.set_num_threads(rollout_threads)
     holder: dict = {}
 
     def opponents(rng, k):  # a frozen copy of the learner in every opponent seat
@@ -112,7 +113,8 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> float:
     )
     holder["actor"] = NumpyActor(model.policy)
     start = time.perf_counter()
-    model.learn(total_timesteps=steps)
+    model.learn(total_timesteps=steps, callback=thread_switch(rollout_threads, update_threads))
+    torch.set_num_threads(rollout_threads)
     return model.num_timesteps / (time.perf_counter() - start)
 
 

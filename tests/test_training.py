@@ -101,6 +101,31 @@ def test_config_errors_are_clear(tmp_path):
         load_config(bad)
     with pytest.raises(ConfigError, match="not found"):
         load_config(tmp_path / "missing.yaml")
+    bad.write_text("game: flip6\ntorch_threads:\n  update: 0\n")
+    with pytest.raises(ConfigError, match="torch_threads.update"):
+        load_config(bad)
+
+
+def test_torch_threads_switch_between_rollouts_and_updates(tmp_path):
+    import torch
+
+    from agents.selfplay import thread_switch, torch_threads
+
+    cfg = tmp_path / "t.yaml"
+    cfg.write_text("game: flip6\ntorch_threads:\n  rollout: 1\n  update: 2\n")
+    assert torch_threads(load_config(cfg)) == (1, 2)
+    cfg.write_text("game: flip6\n")
+    rollout, update = torch_threads(load_config(cfg))
+    assert rollout == 1 and update >= 1  # update: null = every usable core
+    before = torch.get_num_threads()
+    try:
+        switch = thread_switch(1, 2)
+        switch.on_rollout_end()
+        assert torch.get_num_threads() == 2
+        switch.on_rollout_start()
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
 
 
 #: the default flip6 warm start, shrunk to seconds (rollout relabelling included)

@@ -208,8 +208,15 @@ class SelfPlayEnv(gym.Env):
                 if self.shared_policy:
                     self.seat = seat
                 return
+            legal = engine.legal_actions(state)
+            if len(legal) == 1:
+                forced = getattr(agent, "act_forced", None)
+                if forced is not None and forced(int(legal[0])):  # e.g. a network: no forward
+                    engine.apply(state, int(legal[0]), seat)
+                    self.opponent_decisions += 1
+                    continue
             mask[:] = 0
-            mask[engine.legal_actions(state)] = 1
+            mask[legal] = 1
             action = agent.act(
                 spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
                 mask,

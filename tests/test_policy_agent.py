@@ -1,0 +1,61 @@
+"""PolicyAgent: the one-decision fast path agrees with the batched path, forced moves skip the net."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.policy import PolicyAgent
+from envs.core.single_agent import SelfPlayEnv
+from tests.tiny_policy import actor_for
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_single_decision_path_matches_the_batched_path(deterministic):
+    actor = actor_for("suicidium")
+    rng = np.random.default_rng(0)
+    one = PolicyAgent(actor, deterministic=deterministic, seed=7)
+    batch = PolicyAgent(actor, deterministic=deterministic, seed=7)
+    for _ in range(2000):
+        obs = rng.normal(size=actor.obs_size).astype(np.float32)
+        mask = np.zeros(actor.num_actions, np.int8)
+        mask[rng.choice(actor.num_actions, size=int(rng.integers(1, 12)), replace=False)] = 1
+        a = one.act(obs, mask, {})
+        b = int(batch.act_batch(obs[None], mask[None], [{}])[0])
+        assert a == b and mask[a] == 1
+
+
+def test_forced_decision_keeps_the_generator_stream():
+    actor = actor_for("flip6")
+    agent, ref = (PolicyAgent(actor, deterministic=False, seed=3) for _ in range(2))
+    mask = np.zeros(actor.num_actions, np.int8)
+    mask[5] = 1
+    assert agent.act_forced(5) is True
+    assert ref.act(np.zeros(actor.obs_size, np.float32), mask, {}) == 5
+    assert agent.rng.random() == ref.rng.random()
+
+
+class _Recorder(PolicyAgent):
+    calls = 0
+
+    def act(self, observation, action_mask, view):
+        assert action_mask.sum() > 1  # forced decisions never reach act
+        type(self).calls += 1
+        return super().act(observation, action_mask, view)
+
+
+def test_self_play_env_skips_forced_opponent_decisions():
+    actor = actor_for("suicidium")
+
+    def opponents(rng, k):
+        return [_Recorder(actor, deterministic=False) for _ in range(k)]
+
+    env = SelfPlayEnv("suicidium", {"num_players": 4}, opponents=opponents, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        env.reset()
+        done = False
+        while not done:
+            mask = env.action_masks()
+            _, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert 0 < _Recorder.calls < env.opponent_decisions  # some were forced, some were not
