@@ -325,6 +325,7 @@ def imitation_warm_start(
     progress: bool = True,
     improve: dict[str, Any] | None = None,
     lr_decay: float = 1.0,
+    threads: int = 1,
 ) -> dict[str, Any]:
     """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
     and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
@@ -351,6 +352,10 @@ def imitation_warm_start(
     if improve is not None:
         from agents.improve import improved_dataset
 
+        # labels first: the labelling forks worker processes, which must happen before torch
+        # starts its thread pool for the cloning
+        data = improved_dataset(game, env_options, teacher, games, improve, seed, progress)
+        pretrain_agreement = None
         if improve["pretrain_games"]:  # clone the plain teacher first, on cheap games
             first = imitation_warm_start(
                 model,
@@ -363,9 +368,10 @@ def imitation_warm_start(
                 shaping,
                 seed + 1,
                 progress,
+                lr_decay=lr_decay,
+                threads=threads,
             )
-            extra["pretrain_agreement"] = first["agreement"]
-        data = improved_dataset(game, env_options, teacher, games, improve, seed, progress)
+            pretrain_agreement = first["agreement"]
         changed = data["improved"] != data["teacher"]
         weights = np.where(changed, float(improve["changed_weight"]), 1.0).astype(np.float32)
         obs_rows, mask_rows, act_rows = list(data["obs"]), list(data["mask"]), data["improved"]
@@ -377,6 +383,8 @@ def imitation_warm_start(
             "leaf_value_rows": data["leaf_rows"],
             "leaf_value_r2": data["leaf_r2"],
         }
+        if pretrain_agreement is not None:
+            extra["pretrain_agreement"] = pretrain_agreement
     iterator = range(0 if improve is not None else games)
     if progress and improve is None:
         from tqdm import tqdm
@@ -414,7 +422,15 @@ def imitation_warm_start(
     order_rng = np.random.default_rng(seed + 1)
     policy.set_training_mode(True)
     weights_t = None if weights is None else torch.as_tensor(weights)
-    for _ in range(epochs):
+    # the fitting uses ``threads`` torch threads (labelling workers, if any, are done by now)
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    epoch_iter: Any = range(epochs)
+    if progress:
+        from tqdm import tqdm
+
+        epoch_iter = tqdm(epoch_iter, desc=f"cloning {n} decisions", unit="epoch")
+    for _ in epoch_iter:
         order = order_rng.permutation(n)
         for start in range(0, n, 512):
             idx = order[start : start + 512]
@@ -437,6 +453,7 @@ def imitation_warm_start(
     with torch.no_grad():
         dist = policy.get_distribution(obs_t, action_masks=mask_np)
         agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
+    torch.set_num_threads(threads_before)
     return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree, **extra}
 
 
@@ -559,6 +576,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
             progress=progress_bar,
             improve=improve_config(warm["improve"]),
             lr_decay=warm["lr_decay"],
+            threads=update_threads,
         )
         print(
             f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "
