@@ -9,7 +9,8 @@ Both figures are environment steps per second during ``MaskablePPO.learn`` in th
   step is a learner step; MaskablePPO with its default hyper-parameters, as in the tutorial);
 * cardarena: ``train.py``'s setup for each game (its YAML's PPO settings and vectorised envs),
   with every opponent seat played by a frozen network snapshot of the learner, so opponents cost
-  a network forward pass as in real self-play. Only learner decisions are counted.
+  a network forward pass as in real self-play. The headline counts learner decisions only (what
+  PPO trains on); every decision played, the opponents' included, is reported next to it.
 
 Prints the ratio and writes JSON (bench/results/selfplay_speed.json).
 """
@@ -69,7 +70,9 @@ def tutorial_steps_per_second(steps: int) -> float:
     return model.num_timesteps / (time.perf_counter() - start)
 
 
-def cardarena_steps_per_second(game: str, config: str, steps: int) -> float:
+def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, float]:
+    """Learner steps/s during ``learn``, and every decision played per second (the learner's
+    and its network opponents')."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
@@ -114,8 +117,13 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> float:
     holder["actor"] = NumpyActor(model.policy)
     start = time.perf_counter()
     model.learn(total_timesteps=steps, callback=thread_switch(rollout_threads, update_threads))
+    seconds = time.perf_counter() - start
     torch.set_num_threads(rollout_threads)
-    return model.num_timesteps / (time.perf_counter() - start)
+    opponent = sum(vec.get_attr("opponent_decisions"))
+    return {
+        "steps_per_s": model.num_timesteps / seconds,
+        "all_decisions_per_s": (model.num_timesteps + opponent) / seconds,
+    }
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -131,20 +139,20 @@ def main(argv: list[str] | None = None) -> dict:
     results: dict = {"steps": args.steps, "games": {}}
     base = tutorial_steps_per_second(args.steps)
     results["tutorial_connect_four_v3"] = base
-    print(f"{'tutorial recipe, connect_four_v3':<40} {base:>8.0f} steps/s")
+    print(f"{'tutorial recipe, connect_four_v3':<44} {base:>8.0f} learner steps/s", flush=True)
     for game in args.games or envs.names():
         configs = sorted(Path("configs").glob(f"{game}*.yaml"))
         configs = [c for c in configs if "demo" not in c.name][:1]
         if not configs:
             continue
-        sps = cardarena_steps_per_second(game, str(configs[0]), args.steps)
-        results["games"][game] = {
-            "config": str(configs[0]),
-            "steps_per_s": sps,
-            "ratio": sps / base,
-        }
+        speed = cardarena_steps_per_second(game, str(configs[0]), args.steps)
+        sps = speed["steps_per_s"]
+        results["games"][game] = {"config": str(configs[0]), **speed, "ratio": sps / base}
+        label = f"cardarena {game} ({configs[0].name})"
         print(
-            f"{'cardarena ' + game + ' (' + configs[0].name + ')':<40} {sps:>8.0f} steps/s  x{sps / base:.2f}"
+            f"{label:<44} {sps:>8.0f} learner steps/s  x{sps / base:.2f}   "
+            f"(all decisions, opponents' included: {speed['all_decisions_per_s']:.0f}/s)",
+            flush=True,
         )
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,6 +9,8 @@ ratatat ``memory``, thegame ``signals`` / ``min_cards_when_empty``, suicidium ``
 ``expansion``, and short games (flip6 / sevn ``target_score``, ratatat ``max_turns`` /
 ``num_rounds``). The encoders memoise per-row parts across calls: the states come one after the
 other from running games, as in training, so cached and fresh parts are both compared.
+A part appended to a game's observation later (sevn's "my next card", :data:`APPENDED`) is checked
+against its own slow computation; the reference part before it must still be bit-identical.
 """
 
 from __future__ import annotations
@@ -55,12 +57,51 @@ def _configs() -> list[Any]:
     return out
 
 
+def _sevn_next_card(state: Any, seat: int) -> np.ndarray:
+    """sevn's "my next card" part (added after the reference was frozen), computed the slow way:
+    the seat's row with each card kind added, scored by the rules (S9-S11, S21-S25)."""
+    from envs.sevn.encoding import next_card_counts
+    from envs.sevn.rules import CARD_KIND, IN_HAND, NUM_CARD_KINDS, SEVN_VALUES, hand_score
+
+    if state.over or state.status[seat] != IN_HAND:
+        return np.zeros(NUM_CARD_KINDS + 1, np.float32)
+    row, now = list(state.table[seat]), hand_score(state.table[seat])
+    held = {c for c in row if CARD_KIND[c] in ("number", "ballast")}
+    deltas = []
+    for card, kind in enumerate(CARD_KIND):
+        if kind == "number" and card in held:
+            deltas.append(0.0 if state.has_second_chance[seat] else -float(now))  # S9 / S12
+        elif kind == "ballast" and card in held:
+            deltas.append(0.0)  # S11: only discard
+        elif kind in ("number", "ballast"):
+            gain = hand_score([*row, card], len(held) + 1 == SEVN_VALUES) - now
+            deltas.append(max(0.0, gain) if kind == "ballast" else float(gain))
+        elif kind in ("modifier", "bonus"):
+            deltas.append(float(hand_score([*row, card]) - now))
+        else:
+            deltas.append(0.0)
+    counts = next_card_counts(state)
+    expected = sum(d * c for d, c in zip(deltas, counts, strict=True)) / max(sum(counts), 1)
+    return np.clip(np.array([*deltas, expected], np.float64) / 30.0, -1.0, 2.0).astype(np.float32)
+
+
+#: parts appended to a game's observation after its reference encoder was frozen: the new vector
+#: is the reference's followed by this part (checked against its own slow computation)
+APPENDED = {"sevn": _sevn_next_card}
+
+
 def _compare(name: str, state: Any, n: int, where: str, text: bool) -> None:
     spec, ref = envs.get_spec(name), REFERENCE[name]
     for seat in range(n):
         new, old = spec.encode(state, seat), ref.encode(state, seat)
         assert new.dtype == np.float32 and old.dtype == np.float32, where
-        assert new.shape == old.shape == (spec.obs_size,), where
+        if name in APPENDED:
+            assert new.shape == (spec.obs_size,), where
+            np.testing.assert_allclose(
+                new[old.shape[0] :], APPENDED[name](state, seat), atol=1e-6, err_msg=where
+            )
+            new = new[: old.shape[0]].copy()
+        assert new.shape == old.shape, where
         if not np.array_equal(new, old):
             bad = np.flatnonzero(new != old)[:8].tolist()
             raise AssertionError(

@@ -4,7 +4,7 @@ Every card in SEVN is public once drawn (dealt face up, FORK cards revealed to a
 seen: S7, S16, S26), so only the draw-pile order and the generator are hidden; the composition of
 the draw pile is public (the deck minus every card seen). Nothing here reads the draw-pile order.
 
-Observation (float32, size ``OBS_SIZE`` = 534), seats in absolute order, always ``MAX_PLAYERS``
+Observation (float32, size ``OBS_SIZE`` = 566), seats in absolute order, always ``MAX_PLAYERS``
 (8) blocks:
 
 =====================  ====  ==============================================================
@@ -31,6 +31,13 @@ discard composition    31    count of each card kind in the discard pile /its de
 me one-hot             8     the observer's seat
 num players one-hot    7     2..8
 reshuffle flag         1     the draw pile is empty (next draw reshuffles the discard)
+my next card           32    for each card kind, how much the observer's banked score would
+                             change if it were the observer's next card (S9-S11, S21-S25:
+                             a held number loses the hand, or nothing with a SECOND_CHANCE;
+                             a held ballast value is discarded; a new ballast is kept only if
+                             that scores more; SEVN's +17 included; action cards 0) /30, then
+                             their expectation over the next-card composition /30, all
+                             clipped to [-1, 2]; zeros when the observer is not in the hand
 =====================  ====  ==============================================================
 
 Action mask (int8, size 14): ``pass``, ``draw``, ``target 0`` .. ``target 7``, ``fork 0``,
@@ -46,17 +53,20 @@ from typing import Any
 import numpy as np
 
 from envs.sevn.rules import (
+    BALLAST_M2,
     CARD_CODES,
     CARD_VALUE,
     DECISION_NAMES,
     DECK_COUNTS,
     FEATHERWEIGHT,
     IN_HAND,
+    LAST_MODIFIER,
     LAST_VALUE_CARD,
     MAX_PLAYERS,
     NUM_CARD_KINDS,
     NUM_DECISIONS,
     SECOND_CHANCE,
+    SEVN_VALUES,
     STATUS_NAMES,
     STRAIGHT,
     X2,
@@ -78,6 +88,8 @@ OBS_SIZE = (
     + 2 * NUM_CARD_KINDS
     + MAX_PLAYERS
     + 7
+    + 1
+    + NUM_CARD_KINDS
     + 1
 )
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
@@ -170,6 +182,50 @@ def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
     return part
 
 
+#: (values, has_second_chance, *row) -> _card_deltas(...): the observer's next-card part
+_DELTAS: dict[tuple[int, ...], list[float]] = {}
+_NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)
+
+
+def _clip(x: float) -> float:
+    """Into the observation space's [-1, 2]."""
+    return -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)
+
+
+def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[float]:
+    """Banked-score change of a seat in the hand for each card kind as its next card, in points
+    (see the "my next card" rows of the module docstring); memoised in ``_DELTAS``."""
+    key = (values, has_second_chance, *row)
+    out = _DELTAS.get(key)
+    if out is not None:
+        return out
+    now = hand_score(row)
+    distinct = values.bit_count()
+    out = [0.0] * NUM_CARD_KINDS
+    for card in range(NUM_CARD_KINDS):
+        if card <= LAST_VALUE_CARD:
+            if values >> card & 1:
+                # a duplicate: S9 bust (S12 saved by a SECOND_CHANCE); a ballast is discarded
+                out[card] = 0.0 if has_second_chance or card >= BALLAST_M2 else -float(now)
+            else:
+                after = hand_score([*row, card], distinct + 1 == SEVN_VALUES) - now
+                out[card] = max(0.0, after) if card >= BALLAST_M2 else float(after)  # S11
+        elif card <= LAST_MODIFIER or card >= FEATHERWEIGHT:
+            out[card] = float(hand_score([*row, card]) - now)
+    if len(_DELTAS) >= _ROW_PARTS_MAX:
+        _DELTAS.clear()
+    _DELTAS[key] = out
+    return out
+
+
+def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) -> list[float]:
+    if state.over or state.status[seat] != IN_HAND:
+        return _NO_DELTAS
+    deltas = card_deltas(state.values[seat], state.table[seat], state.has_second_chance[seat])
+    expected = sum(d * c for d, c in zip(deltas, counts, strict=True)) / total if total else 0.0
+    return [_clip(d / 30.0) for d in deltas] + [_clip(expected / 30.0)]
+
+
 def encode(state: SevnState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
@@ -258,6 +314,7 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     add(_SEAT_ONEHOT[seat])
     add(_COUNT_ONEHOT[n - 2])
     out.append(not draw_pile)
+    out += _next_card_part(state, seat, counts, total)
     return np.frombuffer(_PACK(*out), dtype=np.float32).copy()
 
 
