@@ -58,13 +58,28 @@ def _configs() -> list[Any]:
 
 
 def _sevn_next_card(state: Any, seat: int) -> np.ndarray:
-    """sevn's "my next card" part (added after the reference was frozen), computed the slow way:
-    the seat's row with each card kind added, scored by the rules (S9-S11, S21-S25)."""
+    """sevn's appended parts (after the reference was frozen), computed the slow way: each seat's
+    row with each card kind added, scored by the rules (S9-S11, S21-S25)."""
     from envs.sevn.encoding import next_card_counts
-    from envs.sevn.rules import CARD_KIND, IN_HAND, NUM_CARD_KINDS, SEVN_VALUES, hand_score
+    from envs.sevn.rules import IN_HAND, NUM_CARD_KINDS
 
-    if state.over or state.status[seat] != IN_HAND:
-        return np.zeros(NUM_CARD_KINDS + 1, np.float32)
+    if state.over:
+        return np.zeros(NUM_CARD_KINDS + 1 + 8 + 2, np.float32)
+    counts = next_card_counts(state)
+    each = [
+        _sevn_deltas(state, s, counts)[-1] if state.status[s] == IN_HAND else 0.0
+        for s in range(state.num_players)
+    ] + [0.0] * (8 - state.num_players)
+    if state.status[seat] != IN_HAND:
+        return np.array([0.0] * (NUM_CARD_KINDS + 1) + each + [0.0, 0.0], np.float32)
+    mine = _sevn_deltas(state, seat, counts)
+    held = [mine[c] for c in state.set_aside[:2]]
+    return np.array(mine + each + held + [0.0] * (2 - len(held)), np.float32)
+
+
+def _sevn_deltas(state: Any, seat: int, counts: list[int]) -> list[float]:
+    from envs.sevn.rules import CARD_KIND, SEVN_VALUES, hand_score
+
     row, now = list(state.table[seat]), hand_score(state.table[seat])
     held = {c for c in row if CARD_KIND[c] in ("number", "ballast")}
     deltas = []
@@ -80,9 +95,8 @@ def _sevn_next_card(state: Any, seat: int) -> np.ndarray:
             deltas.append(float(hand_score([*row, card]) - now))
         else:
             deltas.append(0.0)
-    counts = next_card_counts(state)
     expected = sum(d * c for d, c in zip(deltas, counts, strict=True)) / max(sum(counts), 1)
-    return np.clip(np.array([*deltas, expected], np.float64) / 30.0, -1.0, 2.0).astype(np.float32)
+    return [min(max(x / 30.0, -1.0), 2.0) for x in [*deltas, expected]]
 
 
 #: parts appended to a game's observation after its reference encoder was frozen: the new vector

@@ -4,7 +4,7 @@ Every card in SEVN is public once drawn (dealt face up, FORK cards revealed to a
 seen: S7, S16, S26), so only the draw-pile order and the generator are hidden; the composition of
 the draw pile is public (the deck minus every card seen). Nothing here reads the draw-pile order.
 
-Observation (float32, size ``OBS_SIZE`` = 566), seats in absolute order, always ``MAX_PLAYERS``
+Observation (float32, size ``OBS_SIZE`` = 576), seats in absolute order, always ``MAX_PLAYERS``
 (8) blocks:
 
 =====================  ====  ==============================================================
@@ -38,6 +38,10 @@ my next card           32    for each card kind, how much the observer's banked 
                              that scores more; SEVN's +17 included; action cards 0) /30, then
                              their expectation over the next-card composition /30, all
                              clipped to [-1, 2]; zeros when the observer is not in the hand
+each seat's next card  8     the same expectation for every seat in the hand (absolute seat
+                             order, 0 for seats out of the hand or absent)
+decision cards' worth  2     the observer's change (as above, /30) for the first and second
+                             set-aside card (a FORK pair, a ballast to keep), else 0
 =====================  ====  ==============================================================
 
 Action mask (int8, size 14): ``pass``, ``draw``, ``target 0`` .. ``target 7``, ``fork 0``,
@@ -91,6 +95,8 @@ OBS_SIZE = (
     + 1
     + NUM_CARD_KINDS
     + 1
+    + MAX_PLAYERS
+    + 2
 )
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
 #: offsets of the per-seat flags of the kept non-value cards (x2 .. +10, bonuses)
@@ -184,7 +190,7 @@ def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
 
 #: (values, has_second_chance, *row) -> _card_deltas(...): the observer's next-card part
 _DELTAS: dict[tuple[int, ...], list[float]] = {}
-_NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)
+_NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)  # a list: "is" tells the observer is out of the hand
 
 
 def _clip(x: float) -> float:
@@ -218,12 +224,24 @@ def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[fl
     return out
 
 
+def _expected(deltas: list[float], counts: list[int], total: int) -> float:
+    return sum(d * c for d, c in zip(deltas, counts, strict=True)) / total if total else 0.0
+
+
 def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) -> list[float]:
-    if state.over or state.status[seat] != IN_HAND:
-        return _NO_DELTAS
-    deltas = card_deltas(state.values[seat], state.table[seat], state.has_second_chance[seat])
-    expected = sum(d * c for d, c in zip(deltas, counts, strict=True)) / total if total else 0.0
-    return [_clip(d / 30.0) for d in deltas] + [_clip(expected / 30.0)]
+    """ "my next card", "each seat's next card" and "decision cards' worth" (see the layout)."""
+    if state.over:
+        return _NO_DELTAS + [0.0] * (MAX_PLAYERS + 2)
+    mine = _NO_DELTAS
+    each = [0.0] * MAX_PLAYERS
+    for s in range(state.num_players):
+        if state.status[s] == IN_HAND:
+            deltas = card_deltas(state.values[s], state.table[s], state.has_second_chance[s])
+            each[s] = _clip(_expected(deltas, counts, total) / 30.0)
+            if s == seat:
+                mine = [_clip(d / 30.0) for d in deltas] + [each[s]]
+    held = [mine[c] for c in state.set_aside[:2]] if mine is not _NO_DELTAS else []
+    return mine + each + held + [0.0] * (2 - len(held))
 
 
 def encode(state: SevnState, seat: int) -> np.ndarray:
