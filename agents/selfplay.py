@@ -71,6 +71,7 @@ DEFAULTS: dict[str, Any] = {
         "epochs": 15,
         "learning_rate": 1e-3,
         "lr_decay": 1.0,
+        "rare_games": 0,
         "improve": None,
     },
 }
@@ -107,6 +108,9 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
     cfg = _merge(_merge(DEFAULTS, data), overrides or {})
     improve_config(cfg["warm_start"]["improve"])  # bad improve settings fail before any work
     torch_threads(cfg)
+    rare = cfg["warm_start"]["rare_games"]
+    if not isinstance(rare, int) or isinstance(rare, bool) or rare < 0:
+        raise ConfigError(f"warm_start.rare_games must be an integer >= 0, got {rare!r}")
     decay = cfg["warm_start"]["lr_decay"]
     if not isinstance(decay, (int, float)) or not 0 < decay <= 1:
         raise ConfigError(f"warm_start.lr_decay must be in (0, 1], got {decay!r}")
@@ -312,6 +316,10 @@ def evaluate_actor(
     }
 
 
+#: decision kinds under this share of the teacher games' decisions count as rare (rare_games)
+RARE_SHARE = 0.1
+
+
 def imitation_warm_start(
     model: Any,
     game: str,
@@ -326,6 +334,7 @@ def imitation_warm_start(
     improve: dict[str, Any] | None = None,
     lr_decay: float = 1.0,
     threads: int = 1,
+    rare_games: int = 0,
 ) -> dict[str, Any]:
     """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
     and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
@@ -335,6 +344,11 @@ def imitation_warm_start(
     (:mod:`agents.improve`): the policy imitates the teacher improved by one step of policy
     iteration, which is how a trained agent gets above the teacher. The value target matches what the self-play env pays: the seat's final return, minus
     ``shaping * potential`` at the decision (the shaping still to come sums to exactly that).
+
+    ``rare_games`` more teacher games add only their rare decisions: the kinds
+    (``engine.decision_name``) that make up less than :data:`RARE_SHARE` of the first games'
+    decisions (sevn: FREEZE / FLIP_THREE targets, FORK), so that the network sees enough of
+    them; the common kinds already have plenty of examples.
     """
     import torch
 
@@ -370,6 +384,7 @@ def imitation_warm_start(
                 progress,
                 lr_decay=lr_decay,
                 threads=threads,
+                rare_games=rare_games,
             )
             pretrain_agreement = first["agreement"]
         changed = data["improved"] != data["teacher"]
@@ -385,29 +400,49 @@ def imitation_warm_start(
         }
         if pretrain_agreement is not None:
             extra["pretrain_agreement"] = pretrain_agreement
-    iterator = range(0 if improve is not None else games)
-    if progress and improve is None:
+    plain = 0 if improve is not None else games
+    if improve is not None:
+        rare_games = 0  # the pretraining (above) took them
+    iterator: Any = range(plain + rare_games)
+    if progress and (plain + rare_games):
         from tqdm import tqdm
 
         iterator = tqdm(iterator, desc=f"imitating {teacher}", unit="game")
+    kinds: dict[str, int] = {}
+    rare: set[str] = set()
+    rare_rows = 0
     for g in iterator:
+        if g == plain:  # the first games are done: which kinds are rare?
+            total = sum(kinds.values())
+            rare = {k for k, c in kinds.items() if c < RARE_SHARE * total}
         state = engine.new_game(np.random.default_rng(int(rng.integers(2**63))))
         for i, agent in enumerate(agents):
             agent.reset(int(rng.integers(2**31)) + i)
         while not engine.is_over(state):
             seat = engine.current_player(state)
+            kind = engine.decision_name(state)
+            keep = g < plain or kind in rare
             mask[:] = 0
             mask[engine.legal_actions(state)] = 1
-            obs = spec.encode(state, seat)
+            reads = keep or getattr(agents[seat], "uses_observation", True)
+            obs = spec.encode(state, seat) if reads else None
             action = int(agents[seat].act(obs, mask, spec.view(state, seat)))
-            obs_rows.append(obs)
-            mask_rows.append(mask.astype(bool))
-            act_rows.append(action)
-            seat_rows.append(seat)
-            game_rows.append(g)
-            pot_rows.append(engine.potential(state, seat))
+            if keep:
+                obs_rows.append(obs)
+                mask_rows.append(mask.astype(bool))
+                act_rows.append(action)
+                seat_rows.append(seat)
+                game_rows.append(g)
+                pot_rows.append(engine.potential(state, seat))
+                if g < plain:
+                    kinds[kind] = kinds.get(kind, 0) + 1
+                else:
+                    rare_rows += 1
             engine.apply(state, action, seat)
         finals.append(engine.returns(state))
+    if rare_games:
+        extra["rare_kinds"] = sorted(rare)
+        extra["rare_decisions"] = rare_rows
     finals_arr = np.asarray(finals, dtype=np.float32)
     obs_t = torch.as_tensor(np.asarray(obs_rows))
     mask_np = np.asarray(mask_rows)
@@ -577,6 +612,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
             improve=improve_config(warm["improve"]),
             lr_decay=warm["lr_decay"],
             threads=update_threads,
+            rare_games=warm["rare_games"],
         )
         print(
             f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "

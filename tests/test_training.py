@@ -270,3 +270,21 @@ def test_opponent_pool_prioritises_snapshots_that_beat_the_learner(tmp_path):
         OpponentPool("flip6", tmp_path, {"ev": 1.0}, latest=0.7, past=0.7)
     with pytest.raises(ConfigError, match="unknown agent"):
         OpponentPool("flip6", tmp_path, {"evv": 1.0}, latest=0.1, past=0.1)
+
+
+def test_rare_games_add_only_the_rare_decision_kinds():
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.selfplay import RARE_SHARE, imitation_warm_start
+
+    torch.manual_seed(0)
+    env = SelfPlayEnv("sevn", {"num_players": 4}, seed=0)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [16]}, device="cpu", seed=0)
+    info = imitation_warm_start(
+        model, "sevn", {"num_players": 4}, "ev", 6, 1, 1e-3, 0.0, 0, False, rare_games=6
+    )
+    assert "turn" not in info["rare_kinds"] and "fork" in info["rare_kinds"]
+    assert 0 < info["rare_decisions"] < RARE_SHARE * info["decisions"] * 2
+    plain = imitation_warm_start(model, "sevn", {"num_players": 4}, "ev", 6, 1, 1e-3, 0.0, 0, False)
+    assert info["decisions"] == plain["decisions"] + info["rare_decisions"]
