@@ -58,3 +58,24 @@ def test_baselines_play_only_legal_moves(n: int, options: dict) -> None:
         record = play_game("ratatat", opts, seats, deal_seed=seed, agent_seed=seed)
         assert record.winners and abs(sum(record.returns)) < 1e-9
         assert np.isfinite(record.scores).all()
+
+
+def test_pretrained_agent_plays_at_the_trackers_level():
+    """zoo:ratatat is on par with the best baseline (README): about 0.255 over 20,000 games, so
+    it does NOT meet the issue's bar (lower 95% bound above par) and this test does not claim it.
+    It pins the level on the README's 4,000 games (deck seeds 100000.., every rotation: 0.262
+    [0.251, 0.273]); the agent is greedy and the games seeded, so an encoder or checkpoint change
+    that weakens it fails here.
+    """
+    result = run_tournament(
+        "ratatat",
+        ["zoo:ratatat", "tracker", "tracker", "tracker"],
+        1000,
+        {"num_players": 4},
+        workers=1,
+        progress=False,
+        first_seed=100000,
+    )
+    zoo = {s.name: s for s in result.summaries()}["zoo:ratatat"]
+    assert zoo.games == 4000
+    assert zoo.win_rate > 0.25 and zoo.win_ci[0] > 0.24
