@@ -348,7 +348,8 @@ def imitation_warm_start(
     ``rare_games`` more teacher games add only their rare decisions: the kinds
     (``engine.decision_name``) that make up less than :data:`RARE_SHARE` of the first games'
     decisions (sevn: FREEZE / FLIP_THREE targets, FORK), so that the network sees enough of
-    them; the common kinds already have plenty of examples.
+    them; the common kinds already have plenty of examples. With ``improve`` they go to the
+    plain-teacher pretraining (``improve.pretrain_games``), so they need one.
     """
     import torch
 

@@ -188,9 +188,9 @@ def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
     return part
 
 
-#: (values, has_second_chance, *row) -> _card_deltas(...): the observer's next-card part
+#: (values, has_second_chance, *row) -> card_deltas(values, row, has_second_chance)
 _DELTAS: dict[tuple[int, ...], list[float]] = {}
-_NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)  # a list: "is" tells the observer is out of the hand
+_NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)
 
 
 def _clip(x: float) -> float:
@@ -240,7 +240,7 @@ def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) 
             each[s] = _clip(_expected(deltas, counts, total) / 30.0)
             if s == seat:
                 mine = [_clip(d / 30.0) for d in deltas] + [each[s]]
-    held = [mine[c] for c in state.set_aside[:2]] if mine is not _NO_DELTAS else []
+    held = [mine[c] for c in state.set_aside[:2]]  # 0.0 when the observer is out of the hand
     return mine + each + held + [0.0] * (2 - len(held))
 
 
