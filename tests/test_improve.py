@@ -124,6 +124,34 @@ def test_improved_dataset_is_consistent_and_reproducible():
     np.testing.assert_array_equal(a["obs"], b["obs"])
 
 
+def test_ratatat_rounds_are_valued_by_totals_lower_is_better():
+    """ratatat's round hooks (R15, R16): the index steps at each round end and the features are
+    the negated totals (lower wins), the lead over the best other seat and the rounds left."""
+    from agents import make_agent
+
+    spec = get_spec("ratatat")
+    engine = spec.make_engine(num_players=4)
+    state = engine.new_game(np.random.default_rng(3))
+    agents = [make_agent("ratatat", "tracker", seed=i) for i in range(4)]
+    seen = [engine.round_index(state)]
+    while not engine.is_over(state):
+        seat = engine.current_player(state)
+        mask = np.zeros(engine.num_actions, dtype=np.int8)
+        mask[engine.legal_actions(state)] = 1
+        engine.apply(state, int(agents[seat].act(None, mask, spec.view(state, seat))), seat)
+        if engine.round_index(state) != seen[-1]:
+            seen.append(engine.round_index(state))
+            if not engine.is_over(state):
+                f = engine.round_features(state, 1)
+                scale = 36.0 * 4
+                others = sorted((-state.scores[s] / scale for s in (2, 3, 0)), reverse=True)
+                assert f[0] == pytest.approx(-state.scores[1] / scale)
+                np.testing.assert_allclose(f[1:4], others)
+                assert f[4] == pytest.approx(f[0] - others[0])  # > 0: seat 1 has the lowest total
+                assert f[5:9].sum() == 1.0 and f[9] == pytest.approx((4 - seen[-1]) / 4)
+    assert seen[:4] == [0, 1, 2, 3]  # 4 players, 4 rounds (R16)
+
+
 def test_games_without_rounds_refuse_improvement():
     cfg = improve_config({"value_games": 10, "workers": 1})
     with pytest.raises(ConfigError, match="no rounds"):

@@ -53,6 +53,7 @@ from envs.core.engine import (
     rng_from_dict,
     rng_to_dict,
     stack_deck,
+    standing_features,
 )
 
 # ---- cards (R1, R2) ---------------------------------------------------------------------------
@@ -335,6 +336,18 @@ class RatatatGame(GameEngine[RatatatState]):
         of the most points a game can give (36 per round); public information only."""
         best_other = min(s for i, s in enumerate(state.scores) if i != seat)
         return (best_other - state.scores[seat]) / (36.0 * state.num_rounds)
+
+    # ---- hooks of the rollout improvement (agents/improve.py) -----------------------------------
+    def round_index(self, state: RatatatState) -> int:
+        return state.round_index
+
+    def round_features(self, state: RatatatState, seat: int) -> np.ndarray:
+        """``standing_features`` of the negated totals (lower wins, R16) over the most points a
+        game can give, and the share of rounds still to play."""
+        scale = 36.0 * state.num_rounds
+        left = (state.num_rounds - state.round_index) / state.num_rounds
+        negated = [-s for s in state.scores]
+        return np.append(standing_features(negated, seat, state.dealer, scale), left)
 
     def decision_name(self, state: RatatatState) -> str:
         return "game_over" if state.over else DECISION_NAMES[state.decision]
