@@ -31,9 +31,9 @@ turn, a "decision" one AEC step of any seat, responses included):
 mode        players    turns mean/median/max  decisions/game  decisions/s (this machine)
 ==========  =========  =====================  ==============  ===========================
 SURVIVE     random     34.0 / 33 / 55         255             ~85k (bare engine)
-SURVIVE     heuristic  30.0 / 29 / 53         229             ~10k (with view + agent)
+SURVIVE     heuristic  54.3 / 54 / 97         314             ~30k (with view + agent)
 DEPRESSION  random     11.3 / 11 / 29         100             ~54k (bare engine)
-DEPRESSION  heuristic  31.2 / 32 / 67         205             ~12k (with view + agent)
+DEPRESSION  heuristic  30.6 / 31 / 60         200             ~30k (with view + agent)
 ==========  =========  =====================  ==============  ===========================
 
 So a random 4-player SURVIVE game lasts tens of turns (about 8-9 turns per seat), as U31 asks;
