@@ -83,7 +83,7 @@ class HeuristicAgent(Agent):
         #: is worth playing). Measured, 4-player tables, 4,000 games each: the old margin 5
         #: (draw while WP > 5) wins 0.221 in one seat against three of margin 8, and margin 10
         #: 0.311 against three of margin 5, 0.275 against three of margin 8
-        #: (``tests/test_suicidium_agents.py::test_heuristic_settings_beat_the_former_ones``).
+        #: (``bench/baseline_settings.py``; ``tests/test_suicidium_agents.py`` checks it).
         self.draw_margin = draw_margin
         #: DEPRESSION: worth of one WP gained by an opponent, against 1 for one WP I lose. Measured
         #: as above: 0.3 wins 0.267 against three of the former 0.6, 0.6 wins 0.240 against three

@@ -124,36 +124,37 @@ def test_survive_heuristic_draws_only_when_nothing_is_worth_playing() -> None:
 @pytest.mark.parametrize(
     "mode, former, deals, floor",
     [
-        # 0.311 over 4,000 games of seeds 700000..; here 1,000 games, lower bound above par
-        ("SURVIVE", {"draw_margin": 5}, 250, 0.25),
-        # 0.267 over 4,000 games of seeds 700000.., 0.262 [0.249, 0.276] over these 4,000: a
-        # smaller edge, so this asserts the win rate above par and the bound near it
-        ("DEPRESSION", {"lift_weight": 0.6}, 1000, 0.245),
+        # 0.311 [0.297, 0.325] over 4,000 games of seeds 700000..; here 1,000 other games
+        ("SURVIVE", "draw_margin=5", 250, 0.25),
+        # 0.267 [0.253, 0.280] over 4,000 games of seeds 700000..: a smaller edge, so this
+        # asserts the win rate above par and the bound near it
+        ("DEPRESSION", "lift_weight=0.6", 1000, 0.245),
     ],
 )
 def test_heuristic_settings_beat_the_former_ones(
-    mode: str, former: dict, deals: int, floor: float
+    mode: str, former: str, deals: int, floor: float
 ) -> None:
     """Why the draw margin is 10 (SURVIVE) and an opponent's lift weighs 0.3 (DEPRESSION): one
     default heuristic against three with the former setting in 4-player games, every seat
-    rotation."""
-    from envs.core.registry import get_spec
+    rotation (``bench/baseline_settings.py``, which reproduces the figures above)."""
+    from bench.baseline_settings import duel
 
-    spec = get_spec("suicidium")
-    engine = spec.make_engine(num_players=4, mode=mode)
-    wins = []
-    for deal in range(deals):
-        for me in range(4):
-            agents = [HeuristicAgent(seed=s, **former) for s in range(4)]
-            agents[me] = HeuristicAgent(seed=10 + me)
-            state = engine.new_game(np.random.default_rng(900_000 + deal))
-            while not engine.is_over(state):
-                seat = engine.current_player(state)
-                mask = np.zeros(engine.num_actions, dtype=np.int8)
-                mask[engine.legal_actions(state)] = 1
-                action = agents[seat].act(None, mask, spec.view(state, seat))
-                engine.apply(state, int(action), seat)
-            wins.append(me in engine.winners(state))
-    rate = float(np.mean(wins))
-    low = rate - 1.96 * float(np.std(wins)) / np.sqrt(len(wins))
+    options = {"num_players": 4, "mode": mode}
+    result = duel("suicidium", options, "heuristic", f"heuristic:{former}", deals, 900_000)
+    assert result["games"] == 4 * deals
+    rate, low = result["win_rate"], result["win_ci"][0]
     assert rate > 0.25 and low > floor, (mode, rate, low)
+
+
+def test_baseline_settings_parse_and_refuse_unknown_agents() -> None:
+    from bench.baseline_settings import duel, parse_agent
+
+    assert parse_agent("heuristic:draw_margin=7,play_threshold=0.5,x=abc") == (
+        "heuristic",
+        {"draw_margin": 7, "play_threshold": 0.5, "x": "abc"},
+    )
+    assert parse_agent("heuristic") == ("heuristic", {})
+    with pytest.raises(SystemExit, match="not a scripted baseline"):
+        duel("suicidium", {"num_players": 4}, "heuristic", "ev", 1, 0)
+    with pytest.raises(SystemExit, match="not key=value"):
+        parse_agent("heuristic:draw_margin")
