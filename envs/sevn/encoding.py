@@ -51,7 +51,7 @@ Action mask (int8, size 14): ``pass``, ``draw``, ``target 0`` .. ``target 7``, `
 from __future__ import annotations
 
 import struct
-from operator import truediv
+from operator import mul, truediv
 from typing import Any
 
 import numpy as np
@@ -190,6 +190,8 @@ def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
 
 #: (values, has_second_chance, *row) -> card_deltas(values, row, has_second_chance)
 _DELTAS: dict[tuple[int, ...], list[float]] = {}
+#: the same key -> the deltas as the observation holds them (/30, clipped)
+_SCALED: dict[tuple[int, ...], list[float]] = {}
 _NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)
 
 
@@ -220,12 +222,15 @@ def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[fl
             out[card] = float(hand_score([*row, card]) - now)
     if len(_DELTAS) >= _ROW_PARTS_MAX:
         _DELTAS.clear()
+        _SCALED.clear()
     _DELTAS[key] = out
+    _SCALED[key] = [_clip(d / 30.0) for d in out]
     return out
 
 
 def _expected(deltas: list[float], counts: list[int], total: int) -> float:
-    return sum(d * c for d, c in zip(deltas, counts, strict=True)) / total if total else 0.0
+    # sum(map(mul, ...)) adds the same products in the same order as a generator would
+    return sum(map(mul, deltas, counts)) / total if total else 0.0
 
 
 def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) -> list[float]:
@@ -239,7 +244,8 @@ def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) 
             deltas = card_deltas(state.values[s], state.table[s], state.has_second_chance[s])
             each[s] = _clip(_expected(deltas, counts, total) / 30.0)
             if s == seat:
-                mine = [_clip(d / 30.0) for d in deltas] + [each[s]]
+                key = (state.values[s], state.has_second_chance[s], *state.table[s])
+                mine = [*_SCALED[key], each[s]]
     held = [mine[c] for c in state.set_aside[:2]]  # 0.0 when the observer is out of the hand
     return mine + each + held + [0.0] * (2 - len(held))
 
