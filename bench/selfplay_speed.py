@@ -77,6 +77,7 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
+    from agents.masked_policy import FastMaskablePolicy
     from agents.policy import NumpyActor, PolicyAgent
     from agents.selfplay import load_config, thread_switch, torch_threads
     from envs.core.single_agent import SelfPlayEnv
@@ -106,7 +107,7 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     vec = VecMonitor(vec_cls(fns))
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
     model = MaskablePPO(
-        "MlpPolicy",
+        FastMaskablePolicy,  # what train.py uses
         vec,
         seed=0,
         device="cpu",

@@ -288,3 +288,41 @@ def test_rare_games_add_only_the_rare_decision_kinds():
     assert 0 < info["rare_decisions"] < RARE_SHARE * info["decisions"] * 2
     plain = imitation_warm_start(model, "sevn", {"num_players": 4}, "ev", 6, 1, 1e-3, 0.0, 0, False)
     assert info["decisions"] == plain["decisions"] + info["rare_decisions"]
+
+
+def test_fast_masked_policy_matches_sb3_contrib():
+    """agents.masked_policy.FastMaskablePolicy: the same actions, values, log-probabilities,
+    entropies and random stream as MaskableActorCriticPolicy, so a short learn() ends with
+    bit-identical weights."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.masked_policy import FastMaskablePolicy
+
+    def run(policy):
+        env = SelfPlayEnv("ratatat", {"num_players": 3}, seed=4)
+        model = MaskablePPO(
+            policy,
+            env,
+            n_steps=64,
+            batch_size=32,
+            n_epochs=2,
+            device="cpu",
+            seed=3,
+            policy_kwargs={"net_arch": [32]},
+        )
+        obs = torch.as_tensor(np.stack([env.reset(seed=s)[0] for s in range(5)]))
+        masks = np.stack([env.reset(seed=s) and env.action_masks() for s in range(5)])
+        torch.manual_seed(9)
+        sampled = model.policy(obs, action_masks=masks)
+        greedy = model.policy(obs, deterministic=True, action_masks=masks)
+        evaluated = model.policy.evaluate_actions(obs, sampled[0], torch.as_tensor(masks))
+        model.learn(total_timesteps=128)
+        return sampled, greedy, evaluated, [p.detach().clone() for p in model.policy.parameters()]
+
+    plain, fast = run("MlpPolicy"), run(FastMaskablePolicy)
+    for a, b in zip(plain[:3], fast[:3], strict=True):
+        for x, y in zip(a, b, strict=True):
+            assert torch.equal(x, y)
+    for x, y in zip(plain[3], fast[3], strict=True):
+        assert torch.equal(x, y)
