@@ -188,10 +188,9 @@ def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
     return part
 
 
-#: (values, has_second_chance, *row) -> card_deltas(values, row, has_second_chance)
-_DELTAS: dict[tuple[int, ...], list[float]] = {}
-#: the same key -> the deltas as the observation holds them (/30, clipped)
-_SCALED: dict[tuple[int, ...], list[float]] = {}
+#: (values, has_second_chance, *row) -> (card_deltas(...), the same /30 and clipped, as the
+#: observation holds them)
+_DELTAS: dict[tuple[int, ...], tuple[list[float], list[float]]] = {}
 _NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)
 
 
@@ -203,10 +202,17 @@ def _clip(x: float) -> float:
 def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[float]:
     """Banked-score change of a seat in the hand for each card kind as its next card, in points
     (see the "my next card" rows of the module docstring); memoised in ``_DELTAS``."""
+    return _delta_pair(values, row, has_second_chance)[0]
+
+
+def _delta_pair(
+    values: int, row: list[int], has_second_chance: bool
+) -> tuple[list[float], list[float]]:
+    """(:func:`card_deltas`, the same scaled for the observation), memoised in ``_DELTAS``."""
     key = (values, has_second_chance, *row)
-    out = _DELTAS.get(key)
-    if out is not None:
-        return out
+    pair = _DELTAS.get(key)
+    if pair is not None:
+        return pair
     now = hand_score(row)
     distinct = values.bit_count()
     out = [0.0] * NUM_CARD_KINDS
@@ -222,10 +228,9 @@ def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[fl
             out[card] = float(hand_score([*row, card]) - now)
     if len(_DELTAS) >= _ROW_PARTS_MAX:
         _DELTAS.clear()
-        _SCALED.clear()
-    _DELTAS[key] = out
-    _SCALED[key] = [_clip(d / 30.0) for d in out]
-    return out
+    pair = (out, [_clip(d / 30.0) for d in out])
+    _DELTAS[key] = pair
+    return pair
 
 
 def _expected(deltas: list[float], counts: list[int], total: int) -> float:
@@ -241,11 +246,12 @@ def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) 
     each = [0.0] * MAX_PLAYERS
     for s in range(state.num_players):
         if state.status[s] == IN_HAND:
-            deltas = card_deltas(state.values[s], state.table[s], state.has_second_chance[s])
+            deltas, scaled = _delta_pair(
+                state.values[s], state.table[s], state.has_second_chance[s]
+            )
             each[s] = _clip(_expected(deltas, counts, total) / 30.0)
             if s == seat:
-                key = (state.values[s], state.has_second_chance[s], *state.table[s])
-                mine = [*_SCALED[key], each[s]]
+                mine = [*scaled, each[s]]
     held = [mine[c] for c in state.set_aside[:2]]  # 0.0 when the observer is out of the hand
     return mine + each + held + [0.0] * (2 - len(held))
 
