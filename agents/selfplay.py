@@ -108,6 +108,7 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
     cfg = _merge(_merge(DEFAULTS, data), overrides or {})
     improve_config(cfg["warm_start"]["improve"])  # bad improve settings fail before any work
     torch_threads(cfg)
+    vec_env_class(cfg)
     rare = cfg["warm_start"]["rare_games"]
     if not isinstance(rare, int) or isinstance(rare, bool) or rare < 0:
         raise ConfigError(f"warm_start.rare_games must be an integer >= 0, got {rare!r}")
@@ -137,18 +138,42 @@ def torch_threads(cfg: dict[str, Any]) -> tuple[int, int]:
     return out[0], out[1]
 
 
+def vec_env_class(cfg: dict[str, Any]) -> Any:
+    """The VecEnv class of a config's ``vec_env``: ``dummy`` (every game in this process),
+    ``split`` (a share here and the rest in one worker process, stepped at the same time:
+    :mod:`agents.split_vec_env`) or ``subproc`` (one process per game)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from agents.split_vec_env import SplitVecEnv
+
+    classes = {"dummy": DummyVecEnv, "split": SplitVecEnv, "subproc": SubprocVecEnv}
+    if cfg["vec_env"] not in classes:
+        raise ConfigError(f"vec_env must be one of {sorted(classes)}, got {cfg['vec_env']!r}")
+    if cfg["vec_env"] == "split" and cfg["n_envs"] < 2:
+        raise ConfigError("vec_env: split needs n_envs >= 2 (one game here, one in the worker)")
+    return classes[cfg["vec_env"]]
+
+
 def thread_switch(rollout: int, update: int) -> Any:
     """An SB3 callback that sets torch's thread count to ``rollout`` while collecting and to
-    ``update`` for the PPO update that follows each rollout."""
+    ``update`` for the PPO update that follows each rollout.
+
+    numpy's BLAS (the network opponents' forward passes) gets ``rollout`` threads too: left at
+    its default (every core) it spins threads for single-row products and fights the other
+    process of a ``vec_env: split`` run for the cores (suicidium: ~2,170 against ~2,550 learner
+    steps/s, bench/README.md)."""
     import torch
     from stable_baselines3.common.callbacks import BaseCallback
+    from threadpoolctl import threadpool_limits
 
     class ThreadSwitch(BaseCallback):
         def _on_rollout_start(self) -> None:
             torch.set_num_threads(rollout)
+            threadpool_limits(rollout, user_api="blas")
 
         def _on_rollout_end(self) -> None:
             torch.set_num_threads(update)
+            threadpool_limits(update, user_api="blas")
 
         def _on_step(self) -> bool:
             return True
@@ -527,7 +552,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import VecMonitor
 
     from agents.masked_policy import FastMaskablePolicy
     from agents.policy import NumpyActor
@@ -571,9 +596,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
     # one thread until PPO starts: the warm start may fork labelling workers, and a forked child
     # must not inherit a running OpenMP pool
     torch.set_num_threads(rollout_threads)
-    if cfg["vec_env"] not in ("dummy", "subproc"):
-        raise ConfigError(f"vec_env must be 'dummy' or 'subproc', got {cfg['vec_env']!r}")
-    vec_cls = SubprocVecEnv if cfg["vec_env"] == "subproc" else DummyVecEnv
+    vec_cls = vec_env_class(cfg)
     offset = int(state.get("timesteps", 0))  # new env seeds after a resume
     vec = VecMonitor(
         vec_cls([_make_env_fn(cfg, offset + i, snapshot_dir) for i in range(cfg["n_envs"])])

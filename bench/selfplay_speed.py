@@ -75,55 +75,58 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     and its network opponents')."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+    from stable_baselines3.common.vec_env import VecMonitor
 
     from agents.masked_policy import FastMaskablePolicy
-    from agents.policy import NumpyActor, PolicyAgent
-    from agents.selfplay import load_config, thread_switch, torch_threads
+    from agents.policy import FrozenOpponents, NumpyActor
+    from agents.selfplay import load_config, thread_switch, torch_threads, vec_env_class
     from envs.core.single_agent import SelfPlayEnv
 
     cfg = load_config(config)
     rollout_threads, update_threads = torch_threads(cfg)
     torch.set_num_threads(rollout_threads)
-    holder: dict = {}
-
-    def opponents(rng, k):  # a frozen copy of the learner in every opponent seat
-        return [PolicyAgent(holder["actor"], deterministic=False) for _ in range(k)]
-
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
+    policy_kwargs = {"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": activation}
+    probe = SelfPlayEnv(game, cfg["env"])
+    torch.manual_seed(0)
+    # the opponents' network: the learner's shape at its initial weights (built before the envs,
+    # so that worker processes get it with their games)
+    actor = NumpyActor(
+        FastMaskablePolicy(
+            probe.observation_space, probe.action_space, lambda _: 0.0, **policy_kwargs
+        )
+    )
     cooperative = __import__("envs").get_spec(game).cooperative
+    opponents = None if cooperative else FrozenOpponents(actor)
     fns = [
         (
             lambda i=i: SelfPlayEnv(
-                game,
-                cfg["env"],
-                opponents=None if cooperative else opponents,
-                shared_policy=cooperative,
-                seed=i,
+                game, cfg["env"], opponents=opponents, shared_policy=cooperative, seed=i
             )
         )
         for i in range(cfg["n_envs"])
     ]
-    vec_cls = SubprocVecEnv if cfg["vec_env"] == "subproc" else DummyVecEnv
-    vec = VecMonitor(vec_cls(fns))
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
+    vec = VecMonitor(vec_env_class(cfg)(fns))
     model = MaskablePPO(
         FastMaskablePolicy,  # what train.py uses
         vec,
         seed=0,
         device="cpu",
         verbose=0,
-        policy_kwargs={"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": activation},
+        policy_kwargs=policy_kwargs,
         **cfg["ppo"],
     )
-    holder["actor"] = NumpyActor(model.policy)
     start = time.perf_counter()
     model.learn(total_timesteps=steps, callback=thread_switch(rollout_threads, update_threads))
     seconds = time.perf_counter() - start
     torch.set_num_threads(rollout_threads)
     opponent = sum(vec.get_attr("opponent_decisions"))
+    vec.close()
     return {
         "steps_per_s": model.num_timesteps / seconds,
         "all_decisions_per_s": (model.num_timesteps + opponent) / seconds,
+        "vec_env": cfg["vec_env"],
+        "n_envs": cfg["n_envs"],
     }
 
 

@@ -151,6 +151,7 @@ def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
         {
             "total_timesteps": 2048,
             "n_envs": 2,
+            "vec_env": "split",  # one game here, one in a worker process whose pool loads snapshots
             "output_dir": str(tmp_path / "run"),
             "ppo": {**load_config("configs/flip6.yaml")["ppo"], "n_steps": 512, "batch_size": 256},
             "opponents": {**load_config("configs/flip6.yaml")["opponents"], "snapshot_every": 1024},
@@ -326,3 +327,69 @@ def test_fast_masked_policy_matches_sb3_contrib():
             assert torch.equal(x, y)
     for x, y in zip(plain[3], fast[3], strict=True):
         assert torch.equal(x, y)
+
+
+def _split_test_env(i):
+    return SelfPlayEnv("suicidium", {"num_players": 4}, seed=100 + i)
+
+
+class _Boom(SelfPlayEnv):
+    def step(self, action):
+        raise ValueError("boom in a worker game")
+
+
+def test_split_vec_env_plays_the_games_of_dummy_vec_env():
+    """vec_env: split steps the same games as DummyVecEnv (same functions, seeds, order):
+    observations, rewards, dones, infos and the action masks it ships with each step agree."""
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from agents.split_vec_env import SplitVecEnv
+
+    fns = [lambda i=i: _split_test_env(i) for i in range(5)]
+    dummy, split = DummyVecEnv(fns), SplitVecEnv(fns)
+    try:
+        assert split.num_local == 2 and split.num_envs == 5
+        dummy.seed(7)
+        split.seed(7)
+        np.testing.assert_array_equal(dummy.reset(), split.reset())
+        rng = np.random.default_rng(0)
+        episodes = 0
+        for _ in range(400):
+            masks = get_action_masks(dummy)
+            np.testing.assert_array_equal(masks, get_action_masks(split))
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            d, s = dummy.step(actions), split.step(actions)
+            for a, b in zip(d[:3], s[:3], strict=True):
+                np.testing.assert_array_equal(a, b)
+            assert [i.get("seat") for i in d[3]] == [i.get("seat") for i in s[3]]
+            episodes += int(d[2].sum())
+        assert episodes >= 5  # games ended and restarted on both sides of the split
+        assert dummy.get_attr("seat") == split.get_attr("seat")
+        assert split.get_attr("seat", indices=[4]) == [dummy.get_attr("seat")[4]]
+        assert split.env_method("action_masks", indices=[3])[0].shape == (434,)
+    finally:
+        split.close()
+        dummy.close()
+
+
+def test_split_vec_env_reports_worker_errors_and_bad_configs(tmp_path):
+    from agents.split_vec_env import SplitVecEnv
+
+    fns = [lambda: SelfPlayEnv("flip6", {"num_players": 3}, seed=0), lambda: _Boom("flip6")]
+    split = SplitVecEnv(fns, local_share=0.5)
+    try:
+        split.reset()
+        with pytest.raises(RuntimeError, match="boom in a worker game"):
+            split.step(np.zeros(2, dtype=np.int64))
+    finally:
+        split.close()
+    with pytest.raises(ValueError, match="at least 2"):
+        SplitVecEnv(fns[:1])
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("game: flip6\nvec_env: threads\n")
+    with pytest.raises(ConfigError, match="vec_env must be one of"):
+        load_config(cfg)
+    cfg.write_text("game: flip6\nvec_env: split\nn_envs: 1\n")
+    with pytest.raises(ConfigError, match="n_envs >= 2"):
+        load_config(cfg)
