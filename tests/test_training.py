@@ -393,3 +393,24 @@ def test_split_vec_env_reports_worker_errors_and_bad_configs(tmp_path):
     cfg.write_text("game: flip6\nvec_env: split\nn_envs: 1\n")
     with pytest.raises(ConfigError, match="n_envs >= 2"):
         load_config(cfg)
+
+
+def test_selfplay_speed_bench_runs_a_split_config(tmp_path):
+    """bench/selfplay_speed.py builds train.py's setup from a config, split worker included (its
+    network opponents travel to the worker with the games)."""
+    import importlib.util
+
+    import yaml
+
+    spec = importlib.util.spec_from_file_location("selfplay_speed", "bench/selfplay_speed.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    cfg = yaml.safe_load(open("configs/ratatat.yaml"))
+    cfg.update(n_envs=4, vec_env="split")
+    cfg["ppo"].update(n_steps=64, batch_size=128, n_epochs=1)
+    cfg["policy"]["net_arch"] = [16, 16]
+    path = tmp_path / "speed.yaml"
+    path.write_text(yaml.safe_dump(cfg))
+    out = bench.cardarena_steps_per_second("ratatat", str(path), 256)
+    assert out["vec_env"] == "split" and out["n_envs"] == 4
+    assert out["steps_per_s"] > 0 and out["all_decisions_per_s"] > 2 * out["steps_per_s"]
