@@ -78,15 +78,11 @@ def _worker(remote: Any, parent_remote: Any, fns: CloudpickleWrapper) -> None:
                 venv._seeds, venv._options = data
                 obs = venv.reset()
                 out = (obs, venv.reset_infos, _masks(venv))
-            elif cmd == "env_method":
-                name, args, kwargs, indices = data
-                out = venv.env_method(name, *args, indices=indices, **kwargs)
-            elif cmd == "get_attr":
-                out = venv.get_attr(data[0], indices=data[1])
-            elif cmd == "set_attr":
-                out = venv.set_attr(data[0], data[1], indices=data[2])
-            elif cmd == "env_is_wrapped":
-                out = venv.env_is_wrapped(data[0], indices=data[1])
+            elif (
+                cmd == "call"
+            ):  # a DummyVecEnv method that takes indices (env_method, get_attr, ...)
+                method, args, kwargs, indices = data
+                out = getattr(venv, method)(*args, indices=indices, **kwargs)
             elif cmd == "get_images":
                 out = venv.get_images()
             else:
@@ -195,38 +191,30 @@ class SplitVecEnv(VecEnv):
             return self.local.env_method(method_name, indices=local) + [
                 self._remote_masks[i] for i in remote
             ]
+        return self._on_both("env_method", indices, method_name, *method_args, **kwargs)
+
+    def _on_both(self, method: str, indices: VecEnvIndices, *args: Any, **kwargs: Any) -> list[Any]:
+        """Call a DummyVecEnv method taking ``indices`` on both sides of the split; results in
+        env order (``[]`` for methods that return nothing)."""
+        local, remote = self._split(indices)
         out = (
-            self.local.env_method(method_name, *method_args, indices=local, **kwargs)
-            if local
-            else []
+            list(getattr(self.local, method)(*args, indices=local, **kwargs) or []) if local else []
         )
         if remote:
-            out += self._call("env_method", (method_name, method_args, kwargs, remote))
+            out += list(self._call("call", (method, args, kwargs, remote)) or [])
         return out
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        local, remote = self._split(indices)
-        out = self.local.get_attr(attr_name, indices=local) if local else []
-        if remote:
-            out += self._call("get_attr", (attr_name, remote))
-        return out
+        return self._on_both("get_attr", indices, attr_name)
 
     def has_attr(self, attr_name: str) -> bool:
         return self.local.has_attr(attr_name)  # every game is built by the same kind of function
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        local, remote = self._split(indices)
-        if local:
-            self.local.set_attr(attr_name, value, indices=local)
-        if remote:
-            self._call("set_attr", (attr_name, value, remote))
+        self._on_both("set_attr", indices, attr_name, value)
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        local, remote = self._split(indices)
-        out = self.local.env_is_wrapped(wrapper_class, indices=local) if local else []
-        if remote:
-            out += self._call("env_is_wrapped", (wrapper_class, remote))
-        return out
+        return self._on_both("env_is_wrapped", indices, wrapper_class)
 
     def get_images(self) -> Sequence[np.ndarray | None]:
         return list(self.local.get_images()) + list(self._call("get_images"))

@@ -368,6 +368,11 @@ def test_split_vec_env_plays_the_games_of_dummy_vec_env():
         assert dummy.get_attr("seat") == split.get_attr("seat")
         assert split.get_attr("seat", indices=[4]) == [dummy.get_attr("seat")[4]]
         assert split.env_method("action_masks", indices=[3])[0].shape == (434,)
+        split.set_attr("shaping", 0.5, indices=[0, 4])
+        assert split.get_attr("shaping") == [0.5, 0.0, 0.0, 0.0, 0.5]
+        from gymnasium.wrappers import TimeLimit
+
+        assert split.env_is_wrapped(TimeLimit) == [False] * 5
     finally:
         split.close()
         dummy.close()
