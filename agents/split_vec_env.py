@@ -78,9 +78,8 @@ def _worker(remote: Any, parent_remote: Any, fns: CloudpickleWrapper) -> None:
                 venv._seeds, venv._options = data
                 obs = venv.reset()
                 out = (obs, venv.reset_infos, _masks(venv))
-            elif (
-                cmd == "call"
-            ):  # a DummyVecEnv method that takes indices (env_method, get_attr, ...)
+            elif cmd == "call":
+                # a DummyVecEnv method that takes indices: env_method, get_attr, set_attr, ...
                 method, args, kwargs, indices = data
                 out = getattr(venv, method)(*args, indices=indices, **kwargs)
             elif cmd == "get_images":
