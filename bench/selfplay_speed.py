@@ -7,9 +7,9 @@ Both figures are environment steps per second during ``MaskablePPO.learn`` in th
 * tutorial: PettingZoo's connect_four_v3 wrapped for SB3 the way PettingZoo's action-masked PPO
   tutorial does it (one policy plays both sides through an AEC -> gymnasium wrapper, every AEC
   step is a learner step; MaskablePPO with its default hyper-parameters, as in the tutorial);
-* cardarena: ``train.py``'s setup for each game (its YAML's PPO settings and vectorised envs),
-  with every opponent seat played by a frozen network snapshot of the learner, so opponents cost
-  a network forward pass as in real self-play. The headline counts learner decisions only (what
+* cardarena: ``train.py``'s setup for each game (its YAML's PPO settings, games per forward pass
+  and ``vec_env``), with every opponent seat played by a frozen network of the learner's shape
+  (its initial weights, sampling), so opponents cost a network forward pass as in real self-play. The headline counts learner decisions only (what
   PPO trains on); every decision played, the opponents' included, is reported next to it.
 
 Prints the ratio and writes JSON (bench/results/selfplay_speed.json).
