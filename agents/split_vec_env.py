@@ -228,7 +228,7 @@ class SplitVecEnv(VecEnv):
             self._remote.send(("close", None))
             self._call_result()
         except (OSError, RuntimeError):
-            pass
+            pass  # the worker is already gone (killed, or died with an error raised earlier)
         self._process.join(timeout=10)
         if self._process.is_alive():
             self._process.terminate()
