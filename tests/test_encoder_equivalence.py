@@ -64,17 +64,49 @@ def _sevn_next_card(state: Any, seat: int) -> np.ndarray:
     from envs.sevn.rules import IN_HAND, NUM_CARD_KINDS
 
     if state.over:
-        return np.zeros(NUM_CARD_KINDS + 1 + 8 + 2, np.float32)
+        return np.zeros(NUM_CARD_KINDS + 1 + 8 + 2 + 20, np.float32)
+    prices = _sevn_prices(state, seat)
     counts = next_card_counts(state)
     each = [
         _sevn_deltas(state, s, counts)[-1] if state.status[s] == IN_HAND else 0.0
         for s in range(state.num_players)
     ] + [0.0] * (8 - state.num_players)
     if state.status[seat] != IN_HAND:
-        return np.array([0.0] * (NUM_CARD_KINDS + 1) + each + [0.0, 0.0], np.float32)
+        return np.array([0.0] * (NUM_CARD_KINDS + 1) + each + [0.0, 0.0] + prices, np.float32)
     mine = _sevn_deltas(state, seat, counts)
     held = [mine[c] for c in state.set_aside[:2]]
-    return np.array(mine + each + held + [0.0] * (2 - len(held)), np.float32)
+    return np.array(mine + each + held + [0.0] * (2 - len(held)) + prices, np.float32)
+
+
+def _sevn_prices(state: Any, seat: int) -> list[float]:
+    """sevn's "ev's prices", the way the ``ev`` baseline computes them from the seat's view."""
+    from agents.sevn_baselines import ExpectedValueAgent, must_chase, seat_model, standing
+    from envs.sevn import view
+    from envs.sevn.pricing import flip_three_values, freeze_values
+
+    v = view(state, seat)
+    n, clip = v["num_players"], lambda x: min(max(x, -1.0), 2.0)
+    out = [float(must_chase(v, seat, True)), float(must_chase(v, seat, False)), 0.0, 0.0]
+    if v["status"][seat] == "in_hand":
+        price = seat_model(v, seat).draw_value()
+        rival = max(standing(v, s) for s in range(n) if s != seat)
+        out[2:] = [
+            clip(price / 30),
+            clip((price - 10 * (v["scores"][seat] - rival) / v["target_score"]) / 30),
+        ]
+    targets = [0.0] * 16
+    if v["decider"] == seat and v["decision"] in ("target_freeze", "target_flip_three"):
+        ev = ExpectedValueAgent()
+        others = [s for s in range(n) if s != seat and v["status"][s] == "in_hand"]
+        own, models, weights = ev._opponents(v, seat, others)
+        if v["decision"] == "target_freeze":
+            mine, prices, offset = *freeze_values(own, models, weights), 0
+        else:
+            mine, prices, offset = *flip_three_values(own, models, weights), 8
+        targets[offset + seat] = clip(mine / 100)
+        for t, p in prices.items():
+            targets[offset + t] = clip(p / 100)
+    return out + targets
 
 
 def _sevn_deltas(state: Any, seat: int, counts: list[int]) -> list[float]:
