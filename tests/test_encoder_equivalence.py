@@ -131,9 +131,50 @@ def _sevn_deltas(state: Any, seat: int, counts: list[int]) -> list[float]:
     return [min(max(x / 30.0, -1.0), 2.0) for x in [*deltas, expected]]
 
 
+def _suicidium_prices(state: Any, seat: int) -> np.ndarray:
+    """suicidium's "heuristic's prices" (two card planes and 6 floats), the way the heuristic
+    baseline prices the legal actions of the deciding seat from its view."""
+    from agents.suicidium_baselines import HeuristicAgent
+    from envs.suicidium.rules import (
+        CARD_IDS,
+        KIND,
+        MODE_NAMES,
+        NUM_CARDS,
+        PLAY0,
+        RESPONSE,
+    )
+
+    out = np.zeros(2 * NUM_CARDS + 6, np.float32)
+    if state.over or state.decider != seat:
+        return out
+    clip = lambda x: min(max(x, -1.0), 2.0)  # noqa: E731
+    spec = envs.get_spec("suicidium")
+    v = spec.view(state, seat)
+    agent = HeuristicAgent()
+    engine = spec.make_engine(
+        num_players=state.num_players, mode=MODE_NAMES[state.mode], expansion=state.expansion
+    )
+    legal = engine.legal_actions(state)
+    for card_id in v["hand"]:
+        c = CARD_IDS.index(card_id)
+        out[NUM_CARDS + c] = clip(agent.keep_value(v, c) / 5)
+    if v["decision"] in ("main", "respond"):
+        for a in legal:
+            if a >= PLAY0 and a < PLAY0 + NUM_CARDS:
+                out[a - PLAY0] = clip(agent.play_value(v, a - PLAY0)[0] / 5)
+    elif v["decision"] == "target_player" and v["table"]:
+        card = CARD_IDS.index(v["table"][-1]["card"])
+        if KIND[card] != RESPONSE:
+            for t, price in (agent.target_values(v, card) or {}).items():
+                out[2 * NUM_CARDS + t] = clip(price / 5)
+    elif v["decision"] == "draw":
+        out[-1] = agent.draw_want(v) / 8
+    return out
+
+
 #: parts appended to a game's observation after its reference encoder was frozen: the new vector
 #: is the reference's followed by this part (checked against its own slow computation)
-APPENDED = {"sevn": _sevn_next_card}
+APPENDED = {"sevn": _sevn_next_card, "suicidium": _suicidium_prices}
 
 
 def _compare(name: str, state: Any, n: int, where: str, text: bool) -> None:
