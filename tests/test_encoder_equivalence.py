@@ -155,6 +155,8 @@ def _suicidium_prices(state: Any, seat: int) -> np.ndarray:
         num_players=state.num_players, mode=MODE_NAMES[state.mode], expansion=state.expansion
     )
     legal = engine.legal_actions(state)
+    if v["decision"] == "target_card" or legal == [0]:  # nothing to price (0: pass)
+        return out
     for card_id in v["hand"]:
         c = CARD_IDS.index(card_id)
         out[NUM_CARDS + c] = clip(agent.keep_value(v, c) / 5)

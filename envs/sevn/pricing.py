@@ -9,6 +9,8 @@ from the raw card counts. Nothing here reads the order of the draw pile.
 
 from __future__ import annotations
 
+from operator import mul
+
 from envs.sevn.rules import (
     CARD_KIND,
     FLIP_THREE,
@@ -28,7 +30,7 @@ TYPICAL_HAND = 22.0
 LEAD_AVERSION = 10.0
 
 #: (has_second_chance, *row) -> deltas of the cards whose price depends on the row alone
-_ROW_DELTAS: dict[tuple[int, ...], list[float]] = {}
+_ROW_DELTAS: dict[tuple[int, ...], tuple[list[float], list[tuple[float, int]]]] = {}
 _ROW_DELTAS_MAX = 4096  #: entries; emptied when full
 
 
@@ -81,10 +83,15 @@ class SeatModel:
 
     def _row_deltas(self) -> list[float]:
         """The deltas of every card kind but STORM and FORK (they depend on the counts)."""
+        return self._row_table()[0]
+
+    def _row_table(self) -> tuple[list[float], list[tuple[float, int]]]:
+        """(:meth:`_row_deltas`, (delta, card) of every kind but STORM and FORK, sorted),
+        memoised per row in ``_ROW_DELTAS``."""
         key = (self.has_sc, *self.cards)
-        out = _ROW_DELTAS.get(key)
-        if out is not None:
-            return out
+        table = _ROW_DELTAS.get(key)
+        if table is not None:
+            return table
         out = [0.0] * NUM_CARD_KINDS
         for card in range(NUM_CARD_KINDS):
             kind = CARD_KIND[card]
@@ -101,10 +108,11 @@ class SeatModel:
                 out[card] = -0.5 if self.has_sc else self.second_chance_value()
             elif card in (FREEZE, FLIP_THREE):
                 out[card] = 1.0  # we choose the target (ourselves at worst for FREEZE)
+        ranked = sorted((out[c], c) for c in range(NUM_CARD_KINDS) if c != STORM and c != FORK)
         if len(_ROW_DELTAS) >= _ROW_DELTAS_MAX:
             _ROW_DELTAS.clear()
-        _ROW_DELTAS[key] = out
-        return out
+        _ROW_DELTAS[key] = table = (out, ranked)
+        return table
 
     def deltas(self) -> list[float]:
         """Change of this seat's hand value for each card kind drawn next (choices made well)."""
@@ -131,8 +139,36 @@ class SeatModel:
         return value
 
     def draw_value(self) -> float:
-        """Expected change of the hand value from one more card."""
-        return self.expected(self.deltas())
+        """Expected change of the hand value from one more card: :meth:`expected` of
+        :meth:`deltas`, with the row's deltas sorted once per row (this runs for every
+        observation, ``encoding.py``) rather than all 31 sorted again for the FORK price."""
+        total = self.total
+        if not total:
+            return 0.0
+        row, ranked = self._row_table()
+        counts = self.counts
+        plain = sum(map(mul, row, counts))  # row[STORM] == row[FORK] == 0
+        base = plain / total  # STORM: one more draw of our own
+        # FORK (best_of_two): E[max] of two cards, STORM priced at base and FORK itself at 0
+        extra = sorted(((base, counts[STORM]), (0.0, counts[FORK])))
+        value = below = 0.0
+        e = 0
+        for d, c in ranked:
+            while e < 2 and extra[e][0] < d:
+                p = extra[e][1] / total
+                value += extra[e][0] * ((below + p) ** 2 - below**2)
+                below += p
+                e += 1
+            p = counts[c]
+            if p:
+                p /= total
+                value += d * ((below + p) ** 2 - below**2)
+                below += p
+        for d, n in extra[e:]:
+            p = n / total
+            value += d * ((below + p) ** 2 - below**2)
+            below += p
+        return (plain + counts[STORM] * base + counts[FORK] * value) / total
 
     def after_draws(self, k: int) -> float:
         """Rough expected hand score after ``k`` forced draws (FLIP_THREE, S15)."""

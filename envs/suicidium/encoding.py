@@ -38,7 +38,8 @@ per card x11             11x105 by catalogue index: in my hand; on the table; wo
                                 ((seat + 1) / 5, after REDIRECT); responses resting on it /3;
                                 then the two "heuristic's prices" planes: worth of playing it now
                                 (a card I may play in this MAIN / RESPOND decision) /5 and worth
-                                of keeping it (a card in my hand) /5
+                                of keeping it (a card in my hand; not in a card-target decision
+                                nor in a response window where I can only pass) /5
 heuristic's prices       6      target price of each seat (5) for the card whose target I choose
                                 now, /5; cards I want to draw (U7) in this DRAW decision /8
 =======================  =====  ====================================================================
@@ -444,14 +445,18 @@ def _clip(x: float) -> float:
 
 def _prices_part(state: SuicidiumState, seat: int, where: list[int], values: list[float]) -> None:
     """ "heuristic's prices" (see the layout), as (index, value) pairs added to ``where`` and
-    ``values``; only for the seat that decides now (the prices read its view)."""
+    ``values``; only for the seat that decides now, and only in the decisions they price (a
+    response window where the seat can only pass, or a card target, gets none)."""
+    d = state.decision
+    playable = playable_cards(state) if d == D_MAIN or d == D_RESPOND else None
+    if playable == [] or d == D_TARGET_CARD:
+        return
     v = view(state, seat)
     for c in state.hands[seat]:
         where.append(P_KEEP_PRICE + c)
         values.append(_clip(_PRICES.keep_value(v, c) / 5.0))
-    d = state.decision
-    if d == D_MAIN or d == D_RESPOND:
-        for c in playable_cards(state):
+    if playable:
+        for c in playable:
             where.append(P_PLAY_PRICE + c)
             values.append(_clip(_PRICES.play_value(v, c)[0] / 5.0))
     elif d == D_TARGET_PLAYER and state.table:
