@@ -158,3 +158,46 @@ def test_baseline_settings_parse_and_refuse_unknown_agents() -> None:
         duel("suicidium", {"num_players": 4}, "heuristic", "ev", 1, 0)
     with pytest.raises(SystemExit, match="not key=value"):
         parse_agent("heuristic:draw_margin")
+
+
+@pytest.mark.parametrize("mode", ["SURVIVE", "DEPRESSION"])
+def test_the_observation_carries_the_heuristics_prices(mode: str) -> None:
+    """The "heuristic's prices" of the observation (encoding.py) are what the heuristic decides
+    with: in MAIN it plays a card of the highest play price, or passes when no price beats its
+    threshold; in DRAW it draws the count the observation names when that count is legal."""
+    from envs.suicidium.encoding import P_DRAW_WANT, P_PLAY_PRICE
+    from envs.suicidium.rules import DRAW0, NUM_CARDS, PASS, PLAY0
+
+    spec = envs.get_spec("suicidium")
+    engine = spec.make_engine(num_players=4, mode=mode)
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    mains = draws = passes = 0
+    for game in range(12):
+        state = engine.new_game(np.random.default_rng(game))
+        agents = [HeuristicAgent(seed=game * 10 + s) for s in range(4)]
+        while not engine.is_over(state):
+            seat = engine.current_player(state)
+            legal = engine.legal_actions(state)
+            mask[:] = 0
+            mask[legal] = 1
+            view = spec.view(state, seat)
+            fresh = not agents[seat].plan
+            action = agents[seat].act(None, mask, view)
+            obs = spec.encode(state, seat)
+            plays = [a for a in legal if PLAY0 <= a < PLAY0 + NUM_CARDS]
+            if view["decision"] == "main" and plays and fresh:
+                prices = obs[P_PLAY_PRICE : P_PLAY_PRICE + NUM_CARDS]
+                best = max(prices[a - PLAY0] for a in plays)
+                if action == PASS:
+                    assert best <= 0.4 / 5 + 1e-6, game
+                    passes += 1
+                else:
+                    assert prices[action - PLAY0] >= best - 1e-6, game
+                mains += 1
+            if view["decision"] == "draw":
+                want = round(float(obs[P_DRAW_WANT]) * 8)
+                if DRAW0 + want in legal:
+                    assert action == DRAW0 + want, game
+                    draws += 1
+            engine.apply(state, action, seat)
+    assert mains > 100 and 0 < passes < mains and draws > 50, (mains, passes, draws)
