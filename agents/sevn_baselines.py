@@ -12,15 +12,6 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from envs.sevn.pricing import (
-    SeatModel,
-    best_rival,
-    chase,
-    flip_three_values,
-    freeze_values,
-    held_mask,
-    threat_weight,
-)
 from envs.sevn.rules import (
     CARD_CODES,
     CARD_KIND,
@@ -28,12 +19,20 @@ from envs.sevn.rules import (
     DRAW,
     FORK0,
     KEEP,
+    LAST_VALUE_CARD,
+    NUM_CARD_KINDS,
     PASS,
     SEVN_VALUES,
     TARGET0,
+    hand_score,
 )
 
 _CODE_TO_CARD = {code: i for i, code in enumerate(CARD_CODES)}
+FREEZE, SECOND_CHANCE, FLIP_THREE, FORK, STORM = (
+    _CODE_TO_CARD[c] for c in ("FREEZE", "SECOND_CHANCE", "FLIP_THREE", "FORK", "STORM")
+)
+#: a hand's score a player can expect to bank from an empty row (measured with ``ev`` play)
+TYPICAL_HAND = 22.0
 
 
 def _targets(action_mask: np.ndarray) -> list[int]:
@@ -45,19 +44,129 @@ def row(view: dict[str, Any], seat: int) -> list[int]:
     return [_CODE_TO_CARD[c] for c in view["table"][seat]]
 
 
+def held_mask(cards: list[int]) -> int:
+    mask = 0
+    for c in cards:
+        if c <= LAST_VALUE_CARD:
+            mask |= 1 << c
+    return mask
+
+
 def standing(view: dict[str, Any], seat: int) -> float:
     """Game total plus what the seat would bank now."""
     return view["scores"][seat] + view["hand_scores"][seat]
 
 
-def seat_model(view: dict[str, Any], seat: int) -> SeatModel:
-    """The card-counting model (``envs.sevn.pricing``) of ``seat`` in this view."""
-    return SeatModel(
-        row(view, seat),
-        view["next_card_counts"],
-        view["has_second_chance"][seat],
-        view["status"][seat] == "in_hand",
-    )
+class SeatModel:
+    """What one seat's next cards are worth, priced from the public card counts (S26)."""
+
+    def __init__(
+        self, cards: list[int], counts: list[int], has_sc: bool, in_hand: bool = True
+    ) -> None:
+        self.counts = counts
+        self.total = sum(counts)
+        self.cards = cards
+        self.values = held_mask(cards)
+        self.num_values = self.values.bit_count()
+        self.has_sc = has_sc
+        self.score = hand_score(cards)
+        self.in_hand = in_hand
+
+    @classmethod
+    def of(cls, view: dict[str, Any], seat: int) -> SeatModel:
+        return cls(
+            row(view, seat),
+            view["next_card_counts"],
+            view["has_second_chance"][seat],
+            view["status"][seat] == "in_hand",
+        )
+
+    def bust_chance(self) -> float:
+        """Chance the next card is a duplicate number (S9); a SECOND_CHANCE is ignored."""
+        if not self.total:
+            return 0.0
+        dup = sum(self.counts[v] for v in range(14) if self.values >> v & 1)
+        return dup / self.total
+
+    def add_value(self, card: int) -> float:
+        """Change of the banked score when ``card`` joins the row (a SEVN banks +17 at once)."""
+        new = [*self.cards, card]
+        sevn = self.num_values + 1 == SEVN_VALUES
+        return hand_score(new, sevn) - self.score
+
+    def ballast_keep_value(self, card: int) -> float:
+        """S11: score change of keeping it, plus a little for being one value nearer SEVN."""
+        if self.values >> card & 1:
+            return -1e9
+        after = self.num_values + 1
+        progress = {4: 0.5, 5: 2.0, 6: 5.0}.get(after, 0.0)
+        return self.add_value(card) + progress
+
+    def second_chance_value(self) -> float:
+        return 2.0 + 0.3 * self.score
+
+    def deltas(self) -> list[float]:
+        """Change of this seat's hand value for each card kind drawn next (choices made well)."""
+        out = [0.0] * NUM_CARD_KINDS
+        for card in range(NUM_CARD_KINDS):
+            kind = CARD_KIND[card]
+            if kind == "number":
+                if self.values >> card & 1:
+                    out[card] = -self.second_chance_value() if self.has_sc else -float(self.score)
+                else:
+                    out[card] = self.add_value(card)
+            elif kind == "ballast":
+                out[card] = max(0.0, self.ballast_keep_value(card))
+            elif kind in ("modifier", "bonus"):
+                out[card] = hand_score([*self.cards, card]) - self.score
+            elif card == SECOND_CHANCE:
+                out[card] = -0.5 if self.has_sc else self.second_chance_value()
+            elif card in (FREEZE, FLIP_THREE):
+                out[card] = 1.0  # we choose the target (ourselves at worst for FREEZE)
+        base = self.expected(out)
+        out[STORM] = base  # our own storm draw; the others' draws are a wash
+        out[FORK] = self.best_of_two(out)
+        return out
+
+    def expected(self, deltas: list[float]) -> float:
+        if not self.total:
+            return 0.0
+        return sum(p * d for p, d in zip(self.counts, deltas, strict=True) if p) / self.total
+
+    def best_of_two(self, deltas: list[float]) -> float:
+        """E[max] of two cards drawn (FORK, S16), treating them as independent."""
+        if not self.total:
+            return 0.0
+        pairs = sorted((d, p / self.total) for d, p in zip(deltas, self.counts, strict=True) if p)
+        value, below = 0.0, 0.0
+        for d, p in pairs:
+            value += d * ((below + p) ** 2 - below**2)
+            below += p
+        return value
+
+    def draw_value(self) -> float:
+        """Expected change of the hand value from one more card."""
+        return self.expected(self.deltas())
+
+    def after_draws(self, k: int) -> float:
+        """Rough expected hand score after ``k`` forced draws (FLIP_THREE, S15)."""
+        if not self.in_hand:
+            return float(self.score)
+        bust = self.bust_chance()
+        if self.has_sc:
+            bust *= bust
+        gains = [
+            self.add_value(v) for v in range(14) if not self.values >> v & 1 and self.counts[v]
+        ]
+        weights = [self.counts[v] for v in range(14) if not self.values >> v & 1 and self.counts[v]]
+        gain = (
+            sum(g * w for g, w in zip(gains, weights, strict=True)) / sum(weights)
+            if weights
+            else 0.0
+        )
+        number_share = sum(self.counts[:14]) / self.total if self.total else 0.0
+        survive = (1.0 - min(bust * 1.15, 1.0)) ** k  # the risk grows with every new value
+        return survive * (self.score + k * gain * number_share)
 
 
 class ThresholdAgent(Agent):
@@ -102,14 +211,20 @@ class ThresholdAgent(Agent):
 def must_chase(view: dict[str, Any], me: int, in_hand_too: bool = False) -> bool:
     """S27: someone has the game won at the end of this hand unless we pass them now (players
     still in the hand count when ``in_hand_too``: they bank what they show when they pass)."""
-    n = view["num_players"]
-    return chase(
-        [standing(view, s) for s in range(n)],
-        [view["status"][s] == "in_hand" for s in range(n)],
-        me,
-        view["target_score"],
-        in_hand_too,
-    )
+    target = view["target_score"]
+    mine = standing(view, me)
+    for s in range(view["num_players"]):
+        if s == me:
+            continue
+        if view["status"][s] != "in_hand":
+            theirs = view["scores"][s]
+        elif in_hand_too:
+            theirs = standing(view, s)
+        else:
+            continue
+        if theirs >= target and theirs >= mine:
+            return True
+    return False
 
 
 class ExpectedValueAgent(Agent):
@@ -150,13 +265,13 @@ class ExpectedValueAgent(Agent):
         if decision == "turn":
             return self._turn(view, me)
         if decision == "fork":
-            model = seat_model(view, me)
+            model = SeatModel.of(view, me)
             deltas = model.deltas()
             cards = [_CODE_TO_CARD[c] for c in view["holding"]]
             return FORK0 + (1 if deltas[cards[1]] > deltas[cards[0]] else 0)
         if decision == "ballast":
             card = _CODE_TO_CARD[view["holding"][0]]
-            keep = action_mask[KEEP] and seat_model(view, me).ballast_keep_value(card) > 0
+            keep = action_mask[KEEP] and SeatModel.of(view, me).ballast_keep_value(card) > 0
             return KEEP if keep else DISCARD
         targets = _targets(action_mask)
         if decision == "target_second_chance":
@@ -169,38 +284,44 @@ class ExpectedValueAgent(Agent):
         if must_chase(view, me, in_hand_too=self.chase_in_hand):
             return DRAW
         # S27 is about winning, not points: behind the best rival take more risk, ahead less
-        rival = best_rival([standing(view, s) for s in range(view["num_players"])], me)
+        rival = max(standing(view, s) for s in range(view["num_players"]) if s != me)
         margin = (
             self.margin + self.lead_aversion * (view["scores"][me] - rival) / view["target_score"]
         )
-        return DRAW if seat_model(view, me).draw_value() > margin else PASS
+        return DRAW if SeatModel.of(view, me).draw_value() > margin else PASS
 
     @staticmethod
     def _threat(view: dict[str, Any], seat: int) -> float:
         return standing(view, seat) / view["target_score"]
 
-    @staticmethod
-    def _pick(me: int, targets: list[int], prices: tuple[float, dict[int, float]]) -> int:
-        """The target with the highest price, itself unless an opponent is priced higher."""
-        best, best_value = me, prices[0]
-        for t in targets:
-            if t != me and prices[1][t] > best_value:
-                best, best_value = t, prices[1][t]
-        return best
-
-    def _opponents(
-        self, view: dict[str, Any], me: int, targets: list[int]
-    ) -> tuple[SeatModel, dict[int, SeatModel], dict[int, float]]:
-        models = {t: seat_model(view, t) for t in targets if t != me}
-        target = view["target_score"]
-        weights = {t: threat_weight(standing(view, t), target) for t in models}
-        return seat_model(view, me), models, weights
+    def _weight(self, view: dict[str, Any], seat: int) -> float:
+        return 1.0 + 2.0 * min(self._threat(view, seat), 1.5)
 
     def _freeze_target(self, view: dict[str, Any], me: int, targets: list[int]) -> int:
-        return self._pick(me, targets, freeze_values(*self._opponents(view, me, targets)))
+        own = SeatModel.of(view, me)
+        best, best_value = me, -max(0.0, own.draw_value())  # stopping ourselves
+        for t in targets:
+            if t == me:
+                continue
+            model = SeatModel.of(view, t)
+            # what the opponent would still make from here; freezing banks only its row
+            potential = max(0.0, TYPICAL_HAND - model.score) * (1.0 - model.bust_chance())
+            value = potential * self._weight(view, t)
+            if value > best_value:
+                best, best_value = t, value
+        return best
 
     def _flip_three_target(self, view: dict[str, Any], me: int, targets: list[int]) -> int:
-        return self._pick(me, targets, flip_three_values(*self._opponents(view, me, targets)))
+        own = SeatModel.of(view, me)
+        best, best_value = me, own.after_draws(3) - own.score
+        for t in targets:
+            if t == me:
+                continue
+            model = SeatModel.of(view, t)
+            value = (model.score - model.after_draws(3)) * self._weight(view, t)
+            if value > best_value:
+                best, best_value = t, value
+        return best
 
 
 #: scripted baselines, weakest first (``agents.make_agent("sevn", name)``)

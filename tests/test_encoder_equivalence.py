@@ -64,49 +64,17 @@ def _sevn_next_card(state: Any, seat: int) -> np.ndarray:
     from envs.sevn.rules import IN_HAND, NUM_CARD_KINDS
 
     if state.over:
-        return np.zeros(NUM_CARD_KINDS + 1 + 8 + 2 + 20, np.float32)
-    prices = _sevn_prices(state, seat)
+        return np.zeros(NUM_CARD_KINDS + 1 + 8 + 2, np.float32)
     counts = next_card_counts(state)
     each = [
         _sevn_deltas(state, s, counts)[-1] if state.status[s] == IN_HAND else 0.0
         for s in range(state.num_players)
     ] + [0.0] * (8 - state.num_players)
     if state.status[seat] != IN_HAND:
-        return np.array([0.0] * (NUM_CARD_KINDS + 1) + each + [0.0, 0.0] + prices, np.float32)
+        return np.array([0.0] * (NUM_CARD_KINDS + 1) + each + [0.0, 0.0], np.float32)
     mine = _sevn_deltas(state, seat, counts)
     held = [mine[c] for c in state.set_aside[:2]]
-    return np.array(mine + each + held + [0.0] * (2 - len(held)) + prices, np.float32)
-
-
-def _sevn_prices(state: Any, seat: int) -> list[float]:
-    """sevn's "ev's prices", the way the ``ev`` baseline computes them from the seat's view."""
-    from agents.sevn_baselines import ExpectedValueAgent, must_chase, seat_model, standing
-    from envs.sevn import view
-    from envs.sevn.pricing import flip_three_values, freeze_values
-
-    v = view(state, seat)
-    n, clip = v["num_players"], lambda x: min(max(x, -1.0), 2.0)
-    out = [float(must_chase(v, seat, True)), float(must_chase(v, seat, False)), 0.0, 0.0]
-    if v["status"][seat] == "in_hand":
-        price = seat_model(v, seat).draw_value()
-        rival = max(standing(v, s) for s in range(n) if s != seat)
-        out[2:] = [
-            clip(price / 30),
-            clip((price - 10 * (v["scores"][seat] - rival) / v["target_score"]) / 30),
-        ]
-    targets = [0.0] * 16
-    if v["decider"] == seat and v["decision"] in ("target_freeze", "target_flip_three"):
-        ev = ExpectedValueAgent()
-        others = [s for s in range(n) if s != seat and v["status"][s] == "in_hand"]
-        own, models, weights = ev._opponents(v, seat, others)
-        if v["decision"] == "target_freeze":
-            mine, prices, offset = *freeze_values(own, models, weights), 0
-        else:
-            mine, prices, offset = *flip_three_values(own, models, weights), 8
-        targets[offset + seat] = clip(mine / 100)
-        for t, p in prices.items():
-            targets[offset + t] = clip(p / 100)
-    return out + targets
+    return np.array(mine + each + held + [0.0] * (2 - len(held)), np.float32)
 
 
 def _sevn_deltas(state: Any, seat: int, counts: list[int]) -> list[float]:
@@ -131,52 +99,9 @@ def _sevn_deltas(state: Any, seat: int, counts: list[int]) -> list[float]:
     return [min(max(x / 30.0, -1.0), 2.0) for x in [*deltas, expected]]
 
 
-def _suicidium_prices(state: Any, seat: int) -> np.ndarray:
-    """suicidium's "heuristic's prices" (two card planes and 6 floats), the way the heuristic
-    baseline prices the legal actions of the deciding seat from its view."""
-    from agents.suicidium_baselines import HeuristicAgent
-    from envs.suicidium.rules import (
-        CARD_IDS,
-        KIND,
-        MODE_NAMES,
-        NUM_CARDS,
-        PLAY0,
-        RESPONSE,
-    )
-
-    out = np.zeros(2 * NUM_CARDS + 6, np.float32)
-    if state.over or state.decider != seat:
-        return out
-    clip = lambda x: min(max(x, -1.0), 2.0)  # noqa: E731
-    spec = envs.get_spec("suicidium")
-    v = spec.view(state, seat)
-    agent = HeuristicAgent()
-    engine = spec.make_engine(
-        num_players=state.num_players, mode=MODE_NAMES[state.mode], expansion=state.expansion
-    )
-    legal = engine.legal_actions(state)
-    if v["decision"] == "target_card" or legal == [0]:  # nothing to price (0: pass)
-        return out
-    for card_id in v["hand"]:
-        c = CARD_IDS.index(card_id)
-        out[NUM_CARDS + c] = clip(agent.keep_value(v, c) / 5)
-    if v["decision"] in ("main", "respond"):
-        for a in legal:
-            if a >= PLAY0 and a < PLAY0 + NUM_CARDS:
-                out[a - PLAY0] = clip(agent.play_value(v, a - PLAY0)[0] / 5)
-    elif v["decision"] == "target_player" and v["table"]:
-        card = CARD_IDS.index(v["table"][-1]["card"])
-        if KIND[card] != RESPONSE:
-            for t, price in (agent.target_values(v, card) or {}).items():
-                out[2 * NUM_CARDS + t] = clip(price / 5)
-    elif v["decision"] == "draw":
-        out[-1] = agent.draw_want(v) / 8
-    return out
-
-
 #: parts appended to a game's observation after its reference encoder was frozen: the new vector
 #: is the reference's followed by this part (checked against its own slow computation)
-APPENDED = {"sevn": _sevn_next_card, "suicidium": _suicidium_prices}
+APPENDED = {"sevn": _sevn_next_card}
 
 
 def _compare(name: str, state: Any, n: int, where: str, text: bool) -> None:

@@ -4,7 +4,7 @@
 agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 2..8 (default 4)
 action space       ``Discrete(14)``: 0 ``pass``, 1 ``draw``, 2+N ``target N`` (absolute seat N),
                    10 ``fork 0``, 11 ``fork 1``, 12 ``keep``, 13 ``discard``
-observation        ``{"observation": float32[596], "action_mask": int8[14]}`` (see encoding.py)
+observation        ``{"observation": float32[576], "action_mask": int8[14]}`` (see encoding.py)
 options            ``num_players`` (4), ``first_dealer`` (0, S7), ``target_score`` (250, S27),
                    ``render_mode`` (None, "ansi", "human")
 reset options      ``deck`` (card codes, top first), ``scores`` (game totals), ``dealer``

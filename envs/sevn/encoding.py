@@ -4,7 +4,7 @@ Every card in SEVN is public once drawn (dealt face up, FORK cards revealed to a
 seen: S7, S16, S26), so only the draw-pile order and the generator are hidden; the composition of
 the draw pile is public (the deck minus every card seen). Nothing here reads the draw-pile order.
 
-Observation (float32, size ``OBS_SIZE`` = 596), seats in absolute order, always ``MAX_PLAYERS``
+Observation (float32, size ``OBS_SIZE`` = 576), seats in absolute order, always ``MAX_PLAYERS``
 (8) blocks:
 
 =====================  ====  ==============================================================
@@ -42,16 +42,6 @@ each seat's next card  8     the same expectation for every seat in the hand (ab
                              order, 0 for seats out of the hand or absent)
 decision cards' worth  2     the observer's change (as above, /30) for the first and second
                              set-aside card (a FORK pair, a ballast to keep), else 0
-ev's prices            20    the card-counting prices of ``envs/sevn/pricing.py``, which the
-                             ``ev`` baseline decides with: the observer must chase (S27: a
-                             rival at the target ahead of it, rivals in the hand counted),
-                             the same counting only rivals out of the hand, the observer's
-                             expected hand-value change from one more card /30, that minus
-                             10 x (its total - best rival's total + hand) / target, /30 (0 and
-                             0 when the observer is out of the hand); then, only when the
-                             observer chooses a FREEZE target (8) or a FLIP_THREE target (8),
-                             each seat's price as a target /100 (itself included; 0 for seats
-                             it cannot target); all clipped to [-1, 2]
 =====================  ====  ==============================================================
 
 Action mask (int8, size 14): ``pass``, ``draw``, ``target 0`` .. ``target 7``, ``fork 0``,
@@ -66,15 +56,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.sevn.pricing import (
-    LEAD_AVERSION,
-    SeatModel,
-    best_rival,
-    chase,
-    flip_three_values,
-    freeze_values,
-    threat_weight,
-)
 from envs.sevn.rules import (
     BALLAST_M2,
     CARD_CODES,
@@ -92,8 +73,6 @@ from envs.sevn.rules import (
     SEVN_VALUES,
     STATUS_NAMES,
     STRAIGHT,
-    TARGET_FLIP_THREE,
-    TARGET_FREEZE,
     X2,
     SevnState,
     hand_score,
@@ -102,7 +81,6 @@ from envs.sevn.rules import (
 
 SEAT_BLOCK = 44
 QUEUE_SHOWN = 4
-PRICES_SIZE = 4 + 2 * MAX_PLAYERS  #: the "ev's prices" part
 OBS_SIZE = (
     SEAT_BLOCK * MAX_PLAYERS
     + NUM_DECISIONS
@@ -119,7 +97,6 @@ OBS_SIZE = (
     + 1
     + MAX_PLAYERS
     + 2
-    + PRICES_SIZE
 )
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
 #: offsets of the per-seat flags of the kept non-value cards (x2 .. +10, bonuses)
@@ -279,53 +256,6 @@ def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) 
     return mine + each + held + [0.0] * (2 - len(held))
 
 
-_NO_PRICES = [0.0] * PRICES_SIZE
-
-
-def _prices_part(
-    state: SevnState, seat: int, counts: list[int], standings: list[int]
-) -> list[float]:
-    """ "ev's prices" (see the layout): the card-counting prices of ``envs.sevn.pricing``."""
-    if state.over:
-        return _NO_PRICES
-    target = state.target_score
-    in_hand = [st == IN_HAND for st in state.status]
-    out = [
-        float(chase(standings, in_hand, seat, target, True)),
-        float(chase(standings, in_hand, seat, target, False)),
-        0.0,
-        0.0,
-    ]
-    own = None
-    if in_hand[seat]:
-        own = SeatModel(state.table[seat], counts, state.has_second_chance[seat])
-        price = own.draw_value()
-        lead = LEAD_AVERSION * (state.scores[seat] - best_rival(standings, seat)) / target
-        out[2] = _clip(price / 30.0)
-        out[3] = _clip((price - lead) / 30.0)
-    targets = [0.0] * (2 * MAX_PLAYERS)
-    decision = state.decision
-    if state.decider == seat and decision in (TARGET_FREEZE, TARGET_FLIP_THREE):
-        if own is None:
-            own = SeatModel(state.table[seat], counts, state.has_second_chance[seat], False)
-        models = {
-            t: SeatModel(state.table[t], counts, state.has_second_chance[t])
-            for t in range(state.num_players)
-            if t != seat and in_hand[t]
-        }
-        weights = {t: threat_weight(standings[t], target) for t in models}
-        if decision == TARGET_FREEZE:
-            mine, others = freeze_values(own, models, weights)
-            offset = 0
-        else:
-            mine, others = flip_three_values(own, models, weights)
-            offset = MAX_PLAYERS
-        targets[offset + seat] = _clip(mine / 100.0)
-        for t, value in others.items():
-            targets[offset + t] = _clip(value / 100.0)
-    return out + targets
-
-
 def encode(state: SevnState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
@@ -351,7 +281,6 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     banked = state.banked
     out: list[Any] = []
     add = out.extend
-    standings: list[int] = []
     for s in range(n):
         status = state.status[s]
         row = state.table[s]
@@ -377,7 +306,6 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
             hs = 0
             hs60 = 0.0
             bust = 0.0
-        standings.append(score + hs)
         add(_SEAT_HEAD[s == seat][s == dealer][s == deciding][status])
         add(flags)
         x = score / target
@@ -417,7 +345,6 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     add(_COUNT_ONEHOT[n - 2])
     out.append(not draw_pile)
     out += _next_card_part(state, seat, counts, total)
-    out += _prices_part(state, seat, counts, standings)
     return np.frombuffer(_PACK(*out), dtype=np.float32).copy()
 
 

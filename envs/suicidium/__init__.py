@@ -7,7 +7,7 @@ action space       ``Discrete(434)``: 0 ``pass``; 1+K ``draw K`` (K 0..7); 9+N `
                    (absolute seat); 14+c ``play ID``; 119+c ``on ID`` (a card on the table);
                    224+c ``discard ID``; 329+c ``take ID``; c = catalogue index of card ID
                    (``envs/suicidium/catalogue.yaml``), so an action keeps its meaning
-observation        ``{"observation": float32[1506], "action_mask": int8[434]}`` (encoding.py)
+observation        ``{"observation": float32[1290], "action_mask": int8[434]}`` (encoding.py)
 options            ``num_players`` (4), ``mode`` ("SURVIVE" or "DEPRESSION", any case; U6),
                    ``expansion`` (False; True adds the 8 "Suicidium Party" cards, U32),
                    ``render_mode`` (None, "ansi", "human")

@@ -6,7 +6,7 @@ discard pile, U26/U28) until they move. The draw-pile order, the object-pile ord
 generator are never read. Seats are absolute (action ``target N`` names absolute seats too); the
 observer is marked by the ``is_me`` flag and the ``me`` one-hot.
 
-Observation (float32, size ``OBS_SIZE`` = 1506), always ``MAX_PLAYERS`` = 5 seat blocks:
+Observation (float32, size ``OBS_SIZE`` = 1290), always ``MAX_PLAYERS`` = 5 seat blocks:
 
 =======================  =====  ====================================================================
 part                     size   content
@@ -35,19 +35,8 @@ per card x11             11x105 by catalogue index: in my hand; on the table; wo
                                 include me; the card being played (targets pending); the card the
                                 pending response rests on; in the discard pile; seen in another
                                 hand ((holder seat + 1) / 5); a main card's (last) recipient
-                                ((seat + 1) / 5, after REDIRECT); responses resting on it /3;
-                                then the two "heuristic's prices" planes: worth of playing it now
-                                (a card I may play in this MAIN / RESPOND decision) /5 and worth
-                                of keeping it (a card in my hand; not in a card-target decision
-                                nor in a response window where I can only pass) /5
-heuristic's prices       6      target price of each seat (5) for the card whose target I choose
-                                now, /5; cards I want to draw (U7) in this DRAW decision /8
+                                ((seat + 1) / 5, after REDIRECT); responses resting on it /3
 =======================  =====  ====================================================================
-
-The "heuristic's prices" (the two last planes and the last 6 floats) are those of
-``envs/suicidium/pricing.py``, which the ``heuristic`` baseline decides with; they are computed
-from the observer's own view and only when it is the seat deciding (zeros otherwise), clipped to
-[-1, 2].
 
 Action mask (int8, size 434): 0 ``pass``; 1+K ``draw K`` (K 0..7); 9+N ``target N``; 14+c
 ``play ID``; 119+c ``on ID``; 224+c ``discard ID``; 329+c ``take ID`` (c = catalogue index of ID).
@@ -60,15 +49,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.suicidium.pricing import Prices
 from envs.suicidium.rules import (
     AMOUNT,
     BASE_OBJECTS,
     BOOTH,
     CARD_IDS,
-    D_DRAW,
-    D_MAIN,
-    D_RESPOND,
     D_TARGET_CARD,
     D_TARGET_PLAYER,
     DECISION_NAMES,
@@ -94,19 +79,16 @@ from envs.suicidium.rules import (
     PARTY_OBJECTS,
     PHASE_NAMES,
     POINTS,
-    RESPONSE,
     SuicidiumState,
     card_modifiers,
-    playable_cards,
     point_changes,
     table_activity,
 )
 
 SEAT_BLOCK = 20
 GLOBAL_SIZE = 2 + 1 + 4 + 8 + 4 + 8 + 8
-CARD_PLANES = 13
-PRICES_TAIL = MAX_PLAYERS + 1  #: the heuristic's target prices per seat and its draw count
-OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + GLOBAL_SIZE + CARD_PLANES * NUM_CARDS + PRICES_TAIL
+CARD_PLANES = 11
+OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + GLOBAL_SIZE + CARD_PLANES * NUM_CARDS
 _G = SEAT_BLOCK * MAX_PLAYERS
 _C = _G + GLOBAL_SIZE
 (
@@ -121,12 +103,7 @@ _C = _G + GLOBAL_SIZE
     P_KNOWN,
     P_RECIPIENT,
     P_RESPONSES_ON,
-    P_PLAY_PRICE,
-    P_KEEP_PRICE,
 ) = (_C + k * NUM_CARDS for k in range(CARD_PLANES))
-P_TARGET_PRICE = _C + CARD_PLANES * NUM_CARDS
-P_DRAW_WANT = P_TARGET_PRICE + MAX_PLAYERS
-_PRICES = Prices()  #: the heuristic baseline's prices, with its parameters
 
 # ---- tables of the fast encoder ------------------------------------------------------------------
 _PACK_HEAD = struct.Struct(f"{_C}f").pack
@@ -430,44 +407,11 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
                 if known_by[c] & bit:
                     where.append(P_KNOWN + c)
                     values.append(_KNOWN_HOLDER[h])
-    if not over and state.decider == seat:
-        _prices_part(state, seat, where, values)
     if ones:
         obs.put(ones, 1.0)
     if where:
         obs.put(where, values)
     return obs
-
-
-def _clip(x: float) -> float:
-    return -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)
-
-
-def _prices_part(state: SuicidiumState, seat: int, where: list[int], values: list[float]) -> None:
-    """ "heuristic's prices" (see the layout), as (index, value) pairs added to ``where`` and
-    ``values``; only for the seat that decides now, and only in the decisions they price (a
-    response window where the seat can only pass, or a card target, gets none)."""
-    d = state.decision
-    playable = playable_cards(state) if d == D_MAIN or d == D_RESPOND else None
-    if playable == [] or d == D_TARGET_CARD:
-        return
-    v = view(state, seat)
-    for c in state.hands[seat]:
-        where.append(P_KEEP_PRICE + c)
-        values.append(_clip(_PRICES.keep_value(v, c) / 5.0))
-    if playable:
-        for c in playable:
-            where.append(P_PLAY_PRICE + c)
-            values.append(_clip(_PRICES.play_value(v, c)[0] / 5.0))
-    elif d == D_TARGET_PLAYER and state.table:
-        card = state.table[-1][E_CARD]
-        prices = None if KIND[card] == RESPONSE else _PRICES.target_values(v, card)
-        for t, price in (prices or {}).items():
-            where.append(P_TARGET_PRICE + t)
-            values.append(_clip(price / 5.0))
-    elif d == D_DRAW:
-        where.append(P_DRAW_WANT)
-        values.append(_PRICES.draw_want(v) / 8.0)
 
 
 def _entry_view(state: SuicidiumState, i: int, activity: list[bool]) -> dict[str, Any]:

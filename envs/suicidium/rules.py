@@ -287,20 +287,6 @@ def point_changes(card: int, seats: list[int], mult: int) -> list[tuple[int, int
     return [(s, amount) for s in seats]
 
 
-def playable_cards(state: SuicidiumState) -> list[int]:
-    """Cards the decider may play now in a MAIN or RESPOND decision (U8, U10: up to 3, a
-    RESPONSE only on a card it fits)."""
-    if state.played >= MAX_PLAYS:
-        return []
-    flags = _table_classes(state.table)
-    main = state.decision == D_MAIN
-    return [
-        c
-        for c in state.hands[state.decider]
-        if (main and KIND[c] != RESPONSE) or (KIND[c] == RESPONSE and _response_fits(c, flags))
-    ]
-
-
 class SuicidiumGame(GameEngine[SuicidiumState]):
     """Suicidium for 2-5 players (options ``num_players``, ``mode`` (U6), ``expansion`` (U32)).
 
@@ -459,13 +445,23 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         seat = state.decider
         hand = state.hands[seat]
         if d == D_MAIN:
-            acts = [PLAY0 + c for c in playable_cards(state)]
+            acts = []
+            if state.played < MAX_PLAYS:
+                flags = _table_classes(state.table)
+                for c in hand:
+                    if KIND[c] != RESPONSE or _response_fits(c, flags):
+                        acts.append(PLAY0 + c)
             if not acts or state.drew or state.played:  # U9
                 acts.append(PASS)
             acts.sort()
             return acts
         if d == D_RESPOND:
-            acts = [PASS] + [PLAY0 + c for c in playable_cards(state)]
+            acts = [PASS]
+            if state.played < MAX_PLAYS:
+                flags = _table_classes(state.table)
+                for c in hand:
+                    if KIND[c] == RESPONSE and _response_fits(c, flags):
+                        acts.append(PLAY0 + c)
             acts.sort()
             return acts
         if d == D_TARGET_PLAYER:
