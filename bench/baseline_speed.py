@@ -16,35 +16,25 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents import make_agent, scripted  # noqa: E402
-from envs.core.registry import get_spec, names  # noqa: E402
+from agents.tournament import play_game  # noqa: E402
+from envs.core.registry import names  # noqa: E402
 
 
 def games_per_second(game: str, baseline: str, num_games: int, repeats: int) -> tuple[float, int]:
-    """(best games/s over ``repeats`` runs of ``num_games`` games, decisions per run)."""
-    spec = get_spec(game)
-    engine = spec.make_engine(num_players=2 if game == "thegame" else 4)
-    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    """(best games/s over ``repeats`` runs of ``num_games`` games, decisions per run), each game
+    played by ``agents.tournament.play_game`` as evaluations play it."""
+    players = 2 if game == "thegame" else 4
+    options = {"num_players": players}
     best, decisions = float("inf"), 0
     for _ in range(repeats):
-        agents = [make_agent(game, baseline, seed=s) for s in range(engine.num_players)]
-        start, decisions = time.perf_counter(), 0
-        for g in range(num_games):
-            state = engine.new_game(np.random.default_rng(g))
-            for s, agent in enumerate(agents):
-                agent.reset(g * 10 + s)
-            while not engine.is_over(state):
-                seat = engine.current_player(state)
-                mask[:] = 0
-                mask[engine.legal_actions(state)] = 1
-                obs = spec.encode(state, seat) if agents[seat].uses_observation else None
-                action = agents[seat].act(obs, mask, spec.view(state, seat))
-                engine.apply(state, int(action), seat)
-                decisions += 1
+        agents = [make_agent(game, baseline, seed=s) for s in range(players)]
+        start = time.perf_counter()
+        decisions = sum(
+            play_game(game, options, agents, g, agent_seed=g).decisions for g in range(num_games)
+        )
         best = min(best, time.perf_counter() - start)
     return num_games / best, decisions
 
