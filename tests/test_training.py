@@ -419,3 +419,58 @@ def test_selfplay_speed_bench_runs_a_split_config(tmp_path):
     out = bench.cardarena_steps_per_second("ratatat", str(path), 256)
     assert out["vec_env"] == "split" and out["n_envs"] == 4
     assert out["steps_per_s"] > 0 and out["all_decisions_per_s"] > 2 * out["steps_per_s"]
+
+
+def test_label_smoothing_keeps_exploration_on_the_other_legal_actions():
+    """warm_start.label_smoothing: the clone keeps probability on the legal actions besides the
+    teacher's (PPO can only improve on actions it still samples) and keeps its greedy choices."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.selfplay import imitation_warm_start
+
+    def clone(eps):
+        torch.manual_seed(0)
+        env = SelfPlayEnv("flip6", {"num_players": 3}, seed=0)
+        model = MaskablePPO(
+            "MlpPolicy", env, policy_kwargs={"net_arch": [64]}, device="cpu", seed=0
+        )
+        info = imitation_warm_start(
+            model,
+            "flip6",
+            {"num_players": 3},
+            "ev",
+            40,
+            20,
+            3e-3,
+            0.0,
+            0,
+            False,
+            label_smoothing=eps,
+        )
+        obs, masks = [], []
+        for s in range(40):
+            o, _ = env.reset(seed=s)
+            obs.append(o)
+            masks.append(env.action_masks())
+        with torch.no_grad():
+            probs = model.policy.get_distribution(
+                torch.as_tensor(np.stack(obs)), action_masks=np.stack(masks)
+            ).distribution.probs
+        top = probs.max(dim=1).values[torch.as_tensor(np.stack(masks)).sum(dim=1) == 2]
+        return info["agreement"], float(top.mean())
+
+    sharp_agree, sharp_top = clone(0.0)
+    soft_agree, soft_top = clone(0.2)
+    # measured: sharp 0.944, soft 0.853 (the optimum is 0.9 on two legal actions)
+    assert sharp_top - soft_top > 0.05 and soft_top > 0.75
+    assert abs(soft_agree - sharp_agree) < 0.05  # the greedy choices barely move
+
+
+def test_label_smoothing_out_of_range_fails_on_load(tmp_path):
+    from agents.selfplay import load_config
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("game: flip6\nwarm_start:\n  imitate: ev\n  label_smoothing: 1.0\n")
+    with pytest.raises(ConfigError, match="label_smoothing must be in"):
+        load_config(path)
