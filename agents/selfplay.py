@@ -72,7 +72,6 @@ DEFAULTS: dict[str, Any] = {
         "learning_rate": 1e-3,
         "lr_decay": 1.0,
         "rare_games": 0,
-        "label_smoothing": 0.0,
         "improve": None,
     },
 }
@@ -116,9 +115,6 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
     decay = cfg["warm_start"]["lr_decay"]
     if not isinstance(decay, (int, float)) or not 0 < decay <= 1:
         raise ConfigError(f"warm_start.lr_decay must be in (0, 1], got {decay!r}")
-    smooth = cfg["warm_start"]["label_smoothing"]
-    if isinstance(smooth, bool) or not isinstance(smooth, (int, float)) or not 0 <= smooth < 1:
-        raise ConfigError(f"warm_start.label_smoothing must be in [0, 1), got {smooth!r}")
     return cfg
 
 
@@ -364,7 +360,6 @@ def imitation_warm_start(
     lr_decay: float = 1.0,
     threads: int = 1,
     rare_games: int = 0,
-    label_smoothing: float = 0.0,
 ) -> dict[str, Any]:
     """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
     and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
@@ -503,13 +498,6 @@ def imitation_warm_start(
             values, log_prob, _ = policy.evaluate_actions(
                 obs_t[idx], act_t[idx], action_masks=mask_np[idx]
             )
-            if label_smoothing:  # target: 1 - eps on the teacher's action, eps over all legal
-                legal = torch.as_tensor(mask_np[idx])
-                logits = policy.get_distribution(
-                    obs_t[idx], action_masks=mask_np[idx]
-                ).distribution.logits
-                spread = (logits * legal).sum(dim=1) / legal.sum(dim=1)
-                log_prob = (1.0 - label_smoothing) * log_prob + label_smoothing * spread
             if weights is None:
                 nll = -log_prob.mean()
             else:  # decisions the rollouts changed may count more: they are few
@@ -650,7 +638,6 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
             lr_decay=warm["lr_decay"],
             threads=update_threads,
             rare_games=warm["rare_games"],
-            label_smoothing=warm["label_smoothing"],
         )
         print(
             f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "
