@@ -10,6 +10,10 @@ is played with the ``--seat`` agent in each seat in turn and ``--field`` agents 
 the seat's win rate (a shared win counts 1/winners) with a normal 95% interval; par is
 1/num_players. This is how the suicidium heuristic's draw margin and lift weight were chosen
 (README, "Baseline ladders").
+
+``--seat-noise P`` makes the seat replace a share P of its decisions that have more than one
+legal action by a random legal one: what an imitation that is right on 1 - P of the decisions,
+wrong at random on the others, would score (README, "How precise a clone must be").
 """
 
 from __future__ import annotations
@@ -42,14 +46,42 @@ def parse_agent(text: str) -> tuple[str, dict[str, Any]]:
     return name, settings
 
 
+class Noisy:
+    """``agent``, except that a share ``noise`` of its decisions with more than one legal action
+    are a random legal action instead (a planned follow-up is then dropped)."""
+
+    def __init__(self, agent: Any, noise: float, seed: int) -> None:
+        self.agent, self.noise = agent, noise
+        self.rng = np.random.default_rng(seed)
+        self.changed = 0
+
+    def act(self, observation: Any, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+        action = self.agent.act(observation, action_mask, view)
+        legal = np.flatnonzero(action_mask)
+        if len(legal) > 1 and self.rng.random() < self.noise:
+            if hasattr(self.agent, "plan"):  # the suicidium heuristic's follow-ups
+                self.agent.plan = []
+            self.changed += 1
+            return int(self.rng.choice(legal))
+        return action
+
+
 def duel(
-    game: str, options: dict[str, Any], seat: str, field: str, deals: int, first_seed: int
+    game: str,
+    options: dict[str, Any],
+    seat: str,
+    field: str,
+    deals: int,
+    first_seed: int,
+    seat_noise: float = 0.0,
 ) -> dict[str, Any]:
     from agents import scripted
     from envs.core.registry import get_spec
 
     baselines = scripted(game)
     (seat_name, seat_kw), (field_name, field_kw) = parse_agent(seat), parse_agent(field)
+    if not 0.0 <= seat_noise <= 1.0:
+        raise SystemExit(f"error: --seat-noise must be in [0, 1], got {seat_noise}")
     for name in (seat_name, field_name):
         if name not in baselines:
             raise SystemExit(
@@ -66,6 +98,8 @@ def duel(
         for me in range(n):
             agents = [baselines[field_name](seed=s, **field_kw) for s in range(n)]
             agents[me] = baselines[seat_name](seed=100 + me, **seat_kw)
+            if seat_noise:
+                agents[me] = Noisy(agents[me], seat_noise, seed=first_seed + deal * n + me)
             state = engine.new_game(np.random.default_rng(first_seed + deal))
             while not engine.is_over(state):
                 s = engine.current_player(state)
@@ -80,6 +114,7 @@ def duel(
         "game": game,
         "options": options,
         "seat": seat,
+        "seat_noise": seat_noise,
         "field": field,
         "games": len(w),
         "first_seed": first_seed,
@@ -96,6 +131,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--seat", required=True, help="name:key=value,... (one seat)")
     parser.add_argument("--field", required=True, help="name:key=value,... (the other seats)")
+    parser.add_argument(
+        "--seat-noise", type=float, default=0.0, help="share of the seat's decisions made at random"
+    )
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--first-seed", type=int, default=700000)
     parser.add_argument("--out", default=None, help="also write the result as JSON here")
@@ -103,11 +141,14 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, Any] = {"num_players": args.num_players}
     options.update(parse_agent(":" + ",".join(args.option))[1])
     start = time.perf_counter()
-    result = duel(args.game, options, args.seat, args.field, args.deals, args.first_seed)
+    result = duel(
+        args.game, options, args.seat, args.field, args.deals, args.first_seed, args.seat_noise
+    )
     result["seconds"] = time.perf_counter() - start
     lo, hi = result["win_ci"]
+    noisy = f" ({args.seat_noise:.0%} of its decisions at random)" if args.seat_noise else ""
     print(
-        f"{args.seat} in one seat, {args.field} in the others: win rate {result['win_rate']:.3f} "
+        f"{args.seat}{noisy} in one seat, {args.field} in the others: win rate {result['win_rate']:.3f} "
         f"[{lo:.3f}, {hi:.3f}] over {result['games']} games (par {result['par']:.3f})"
     )
     if args.out:

@@ -158,3 +158,30 @@ def test_baseline_settings_parse_and_refuse_unknown_agents() -> None:
         duel("suicidium", {"num_players": 4}, "heuristic", "ev", 1, 0)
     with pytest.raises(SystemExit, match="not key=value"):
         parse_agent("heuristic:draw_margin")
+
+
+def test_seat_noise_replaces_that_share_of_the_seats_choices() -> None:
+    """bench/baseline_settings.py --seat-noise: at 1.0 every choice with two or more legal
+    actions is random, and the seat falls far below the heuristic it wraps."""
+    import numpy as np
+
+    from bench.baseline_settings import Noisy, duel
+
+    options = {"num_players": 4, "mode": "SURVIVE"}
+    clean = duel("suicidium", options, "heuristic", "heuristic", 50, 910_000)
+    noisy = duel("suicidium", options, "heuristic", "heuristic", 50, 910_000, seat_noise=1.0)
+    assert noisy["seat_noise"] == 1.0 and noisy["games"] == clean["games"] == 200
+    assert noisy["win_ci"][1] < clean["win_ci"][0]
+
+    class First:
+        def act(self, observation, action_mask, view):
+            return int(np.flatnonzero(action_mask)[0])
+
+    wrapped = Noisy(First(), 0.5, seed=0)
+    mask = np.array([0, 1, 1, 1], dtype=np.int8)
+    picks = [wrapped.act(None, mask, {}) for _ in range(2000)]
+    assert 0.45 < wrapped.changed / 2000 < 0.55  # a changed pick may still be the same action
+    assert set(picks) == {1, 2, 3}
+    assert Noisy(First(), 1.0, seed=0).act(None, np.array([0, 0, 1]), {}) == 2  # one legal: kept
+    with pytest.raises(SystemExit, match="seat-noise"):
+        duel("suicidium", options, "heuristic", "heuristic", 1, 0, seat_noise=1.5)
