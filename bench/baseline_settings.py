@@ -51,18 +51,19 @@ class Noisy:
     are a random legal action instead (a planned follow-up is then dropped)."""
 
     def __init__(self, agent: Any, noise: float, seed: int) -> None:
+        from agents.base import RandomAgent
+
         self.agent, self.noise = agent, noise
-        self.rng = np.random.default_rng(seed)
+        self.random = RandomAgent(seed)  # its generator also draws the coin
         self.changed = 0
 
     def act(self, observation: Any, action_mask: np.ndarray, view: dict[str, Any]) -> int:
         action = self.agent.act(observation, action_mask, view)
-        legal = np.flatnonzero(action_mask)
-        if len(legal) > 1 and self.rng.random() < self.noise:
+        if action_mask.sum() > 1 and self.random.rng.random() < self.noise:
             if hasattr(self.agent, "plan"):  # the suicidium heuristic's follow-ups
                 self.agent.plan = []
             self.changed += 1
-            return int(self.rng.choice(legal))
+            return self.random.act(observation, action_mask, view)
         return action
 
 
