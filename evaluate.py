@@ -27,19 +27,13 @@ the same paths, e.g. ``ray job submit --working-dir . -- python evaluate.py --ba
 
 from __future__ import annotations
 
+import argparse
 import os
+import sys
+from pathlib import Path
 
-# One BLAS thread per process: the evaluator parallelises over processes, and threaded BLAS on
-# small matrices is slower (much slower on a busy machine). Set before numpy is imported.
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-
-import argparse  # noqa: E402
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from agents import make_agent  # noqa: E402
-from agents.tournament import (  # noqa: E402
+from agents import make_agent
+from agents.tournament import (
     BATCH_GAMES,
     BOOTSTRAP,
     jsonl_path,
@@ -47,8 +41,8 @@ from agents.tournament import (  # noqa: E402
     run_tournament,
     save_result,
 )
-from envs.core.engine import CardArenaError  # noqa: E402
-from envs.core.registry import names  # noqa: E402
+from envs.core.engine import CardArenaError
+from envs.core.registry import names
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,8 +9,10 @@ spec                 agent
 scripted name        a baseline of that game (``BASELINES`` in ``agents/<game>_baselines.py``):
                      flip6 and sevn ``threshold``, ``ev``; ratatat ``greedy``, ``tracker``;
                      thegame ``greedy``, ``planner``; suicidium ``heuristic``
-``zoo:NAME``         the pretrained checkpoint ``agents/zoo/NAME.zip``
-``path/to/x.zip``    a MaskablePPO checkpoint written by ``train.py``
+``zoo:NAME``         the pretrained checkpoint ``agents/zoo/NAME.zip`` (NAME: letters, digits, ``_-.``)
+``path/to/x.zip``    a checkpoint written by ``train.py`` (JSON and arrays: nothing in it can run)
+``sb3:path/x.zip``   the weights of a plain stable-baselines3 MaskablePPO ``model.save`` file,
+                     read without unpickling anything (its pickled fields are never decoded)
 ``module:factory``   your own: ``factory(game=..., seed=...)`` returns an :class:`Agent`
 ===================  ======================================================================
 """
@@ -18,6 +20,7 @@ scripted name        a baseline of that game (``BASELINES`` in ``agents/<game>_b
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,6 +52,37 @@ def best_baseline(game: str) -> str:
     return scripted_names(game)[-1]
 
 
+def zoo_names() -> list[str]:
+    return sorted(p.stem for p in ZOO_DIR.glob("*.zip"))
+
+
+def zoo_path(spec: str) -> Path:
+    """The file of ``zoo:NAME``, which must be a plain name of a file in the zoo folder."""
+    name = spec[4:]
+    if not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", name) or name not in zoo_names():
+        raise ConfigError(f"no pretrained agent {spec!r}; the zoo holds {zoo_names()}")
+    return ZOO_DIR / f"{name}.zip"
+
+
+def _network(game: str, path: str | Path, name: str | None, seed: int | None, sb3: bool = False):
+    """A network agent from a checkpoint, refused when it was made for another game."""
+    from agents.policy import PolicyAgent
+    from envs.core.registry import get_spec
+
+    agent = PolicyAgent.from_checkpoint(path, sb3=sb3, seed=seed, name=name or Path(path).stem)
+    made_for = agent.actor.meta.get("game")
+    spec = get_spec(game)
+    if made_for not in (None, game) or agent.actor.obs_size != spec.obs_size:
+        raise ConfigError(
+            f"{path} was trained for {made_for or 'another game'} (observations of "
+            f"{agent.actor.obs_size} numbers); {game} needs {spec.obs_size}: pick a {game} "
+            f"checkpoint"
+        )
+    if agent.actor.num_actions != spec.make_engine().num_actions:
+        raise ConfigError(f"{path} has {agent.actor.num_actions} actions, not {game}'s")
+    return agent
+
+
 def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
     """Build an agent for ``game`` from a short spec (see the module docstring)."""
     if spec == "random":
@@ -56,16 +90,12 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
     baselines = scripted(game)
     if spec in baselines:
         return baselines[spec](seed=seed)
-    from agents.policy import PolicyAgent
-
     if spec.startswith("zoo:"):
-        path = ZOO_DIR / f"{spec[4:]}.zip"
-        if not path.exists():
-            have = sorted(p.stem for p in ZOO_DIR.glob("*.zip"))
-            raise ConfigError(f"no pretrained agent {spec!r}; the zoo holds {have}")
-        return PolicyAgent.from_checkpoint(path, name=spec, seed=seed)
+        return _network(game, zoo_path(spec), spec, seed)
+    if spec.startswith("sb3:"):
+        return _network(game, spec[4:], None, seed, sb3=True)
     if spec.endswith(".zip"):
-        return PolicyAgent.from_checkpoint(spec, seed=seed)
+        return _network(game, spec, None, seed)
     if ":" in spec:
         module, _, factory = spec.partition(":")
         try:

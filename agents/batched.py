@@ -1,17 +1,15 @@
-"""Many games in lock-step, so that network agents decide for all of them in one forward pass.
+"""Many games in lock-step, so that agents with their own ``act_batch`` decide for all of them at once.
 
-:func:`play_lockstep` advances every unfinished game of a batch by one decision per round. The
-decisions waiting on the same network (every :class:`~agents.policy.PolicyAgent` sharing one
-actor, whatever the seat or the game) are stacked and go through the network at once; scripted
-agents act one by one as usual. Agents that override ``act_batch`` (and do not set
-``batchable = False``) get one ``act_batch`` call per round with the decisions of every game
-waiting on them, so they must not keep per-game state between calls.
+:func:`play_lockstep` advances every unfinished game of a batch by one decision per round.
+Agents that override ``act_batch`` (and do not set ``batchable = False``) get one ``act_batch``
+call per round with the decisions of every game waiting on them, so they must not keep per-game
+state between calls; every other agent (scripted baselines, network agents) acts game by game.
 
 Results do not depend on which games share a batch: each seat of each game has its own agent
 object, reset with ``deal_seed * 1000 + seat`` (the seeds :func:`agents.tournament.play_game` gives
-with ``agent_seed=deal_seed``), and network forward passes run in blocks of a fixed number of rows
-(:data:`BLOCK`), so a row's result does not depend on how many others share the pass (BLAS kernels
-for small matrices round differently from those for large ones).
+with ``agent_seed=deal_seed``), and a network agent's decision is computed from its own
+observation alone (:meth:`agents.policy.NumpyActor.legal_logits`, no BLAS), so neither the batch
+nor the machine's BLAS kernel can change it.
 """
 
 from __future__ import annotations
@@ -26,30 +24,11 @@ from agents.base import Agent
 from envs.core.engine import CardArenaError
 from envs.core.registry import get_spec
 
-#: rows per network forward pass (the batch is padded to a multiple of it)
-BLOCK = 32
-
 Job = tuple[int, Sequence[str]]  # (deal seed, agent spec per seat)
 
 
-def blocked_logits(
-    actor: Any, obs: np.ndarray, masks: np.ndarray, block: int = BLOCK
-) -> np.ndarray:
-    """Masked logits of ``actor`` for a batch, computed in zero-padded blocks of ``block`` rows."""
-    n = len(obs)
-    padded = -(-n // block) * block
-    x = np.zeros((padded, obs.shape[1]), dtype=np.float32)
-    x[:n] = obs
-    out = np.concatenate([actor.logits(x[i : i + block]) for i in range(0, padded, block)])
-    return np.where(masks.astype(bool), out[:n], -np.inf)
-
-
 def batch_kind(agent: Any) -> str | None:
-    """ "policy" (numpy actor, batched exactly), "custom" (its own act_batch) or None (one by one)."""
-    from agents.policy import PolicyAgent
-
-    if isinstance(agent, PolicyAgent):
-        return "policy"
+    """ "custom" (its own act_batch) or None (one by one)."""
     flag = getattr(agent, "batchable", None)
     if flag is None:
         own = getattr(type(agent), "act_batch", None)
@@ -62,7 +41,6 @@ def play_lockstep(
     options: Mapping[str, Any],
     agents: Mapping[str, Any],
     jobs: Sequence[Job],
-    block: int = BLOCK,
     trace: list[list[int]] | None = None,
 ) -> list[Any]:
     """Play every job (deck seed, seat specs) at once; one :class:`GameRecord` per job, in order.
@@ -95,7 +73,6 @@ def play_lockstep(
     while active:
         actions: dict[int, int] = {}
         turn: dict[int, int] = {}
-        nets: dict[int, list[tuple[int, np.ndarray, np.ndarray]]] = {}
         custom: dict[str, list[tuple[int, np.ndarray, np.ndarray, dict[str, Any]]]] = {}
         for g in active:
             state = states[g]
@@ -106,27 +83,12 @@ def play_lockstep(
             mask = np.zeros(num_actions, dtype=np.int8)
             mask[engine.legal_actions(state)] = 1
             obs = spec.encode(state, seat)
-            if kind == "policy":
-                nets.setdefault(id(agent.actor), []).append((g, obs, mask))
-            elif kind == "custom":
+            if kind == "custom":
                 custom.setdefault(jobs[g][1][seat], []).append(
                     (g, obs, mask, spec.view(state, seat))
                 )
             else:
                 actions[g] = _checked(agent.act(obs, mask, spec.view(state, seat)), jobs, g, seat)
-        for group in nets.values():
-            gs = [g for g, _, _ in group]
-            logits = blocked_logits(
-                seats[gs[0]][turn[gs[0]]].actor,
-                np.stack([o for _, o, _ in group]),
-                np.stack([m for _, _, m in group]),
-                block,
-            )
-            greedy = np.argmax(logits, axis=1)
-            for r, g in enumerate(gs):
-                agent = seats[g][turn[g]]
-                act = greedy[r] if agent.deterministic else agent._choose(logits[r : r + 1])[0]
-                actions[g] = int(act)
         for group in custom.values():
             gs = [item[0] for item in group]
             chosen = seats[gs[0]][turn[gs[0]]].act_batch(

@@ -1,8 +1,9 @@
-"""Network agents: a MaskablePPO checkpoint played with a numpy forward pass.
+"""Network agents: a trained actor played with a numpy forward pass.
 
-Loading goes through stable-baselines3 once; the actor's weights are then copied into numpy
-arrays so that acting needs no torch call (a tiny MLP in numpy is several times faster than a
-torch forward of batch size 1, and it makes opponents cheap inside the self-play env).
+The actor's weights come from a checkpoint (:mod:`agents.checkpoint`: JSON and numpy arrays,
+nothing unpickled) or from a live SB3 policy during training; acting needs no torch call (a tiny
+MLP in numpy is several times faster than a torch forward of batch size 1, and it makes opponents
+cheap inside the self-play env).
 """
 
 from __future__ import annotations
@@ -16,93 +17,101 @@ from agents.base import Agent
 from envs.core.engine import ConfigError
 
 _ACTIVATIONS = {
-    "Tanh": np.tanh,
-    "ReLU": lambda x: np.maximum(x, 0.0),
-    "Identity": lambda x: x,
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+    "identity": lambda x: x,
 }
+
+Layer = tuple[np.ndarray, np.ndarray, str]  # (weights in x out, bias, activation name)
 
 
 class NumpyActor:
-    """The actor half of an SB3 actor-critic MLP policy, as numpy matrices."""
+    """The actor half of an actor-critic MLP policy, as numpy matrices.
 
-    def __init__(self, policy: Any) -> None:
-        import torch.nn as nn
+    ``layers``: (weights of shape inputs x outputs, bias, activation) from the observation to the
+    logits; the activation is one of ``tanh``, ``relu``, ``identity``."""
 
-        layers: list[tuple[np.ndarray, np.ndarray, Any]] = []
-        modules = list(policy.mlp_extractor.policy_net)
-        i = 0
-        while i < len(modules):
-            module = modules[i]
-            if not isinstance(module, nn.Linear):
-                raise ConfigError(f"unsupported policy layer {module!r}")
-            act = _ACTIVATIONS["Identity"]
-            if i + 1 < len(modules) and not isinstance(modules[i + 1], nn.Linear):
-                name = type(modules[i + 1]).__name__
-                if name not in _ACTIVATIONS:
-                    raise ConfigError(f"unsupported activation {name}")
-                act = _ACTIVATIONS[name]
-                i += 1
-            layers.append(
-                (
-                    module.weight.detach().cpu().numpy().T.astype(np.float32),
-                    module.bias.detach().cpu().numpy().astype(np.float32),
-                    act,
-                )
-            )
-            i += 1
-        head = policy.action_net
-        layers.append(
-            (
-                head.weight.detach().cpu().numpy().T.astype(np.float32),
-                head.bias.detach().cpu().numpy().astype(np.float32),
-                _ACTIVATIONS["Identity"],
-            )
-        )
+    def __init__(self, layers: list[Layer]) -> None:
+        for _w, _b, name in layers:
+            if name not in _ACTIVATIONS:
+                raise ConfigError(f"unsupported activation {name!r}; known: {sorted(_ACTIVATIONS)}")
+        layers = [
+            (np.asarray(w, np.float32), np.asarray(b, np.float32), _ACTIVATIONS[name])
+            for w, b, name in layers
+        ]
         self.layers = layers
+        #: the same weights in float64 for :meth:`legal_logits` (float32 products are exact there)
+        self.layers64 = [(w.astype(np.float64), b.astype(np.float64), act) for w, b, act in layers]
+        #: what the checkpoint said about itself (game, options, training), if it came from one
+        self.meta: dict[str, Any] = {}
         self.obs_size = layers[0][0].shape[0]
         self.num_actions = layers[-1][0].shape[1]
 
+    @classmethod
+    def from_policy(cls, policy: Any) -> NumpyActor:
+        """The actor of a live SB3 actor-critic MLP policy (MaskableActorCriticPolicy)."""
+        from agents.checkpoint import actor_layers, state_arrays
+
+        activation = getattr(policy, "activation_fn", None)
+        name = activation.__name__.lower() if activation is not None else "tanh"
+        meta = {"policy": {"activation": name}}
+        return cls(actor_layers(meta, state_arrays(policy), "policy"))
+
     def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Logits of a batch through BLAS matrix products: fast, but a row's last bits depend on
+        the BLAS kernel and on the rows beside it. Decisions use :meth:`legal_logits`."""
         x = obs
         for w, b, act in self.layers:
             x = act(x @ w + b)
         return x
 
     def legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """``logits(obs[None])[0, legal]`` for one observation, computed cheaply: the first layer
-        reads only the observation's nonzero entries when they are few (card observations are
-        mostly zeros: suicidium's 1290 floats hold ~70 nonzeros) and the head only the legal
-        columns. Equal to :meth:`logits` up to float32 rounding (the sums run in another order)."""
-        layers = self.layers
-        w, b, act = layers[0]
+        """The logits of the ``legal`` actions for one observation, the way every decision is made.
+
+        Each unit is a fixed sequence of float64 operations on this observation alone: products of
+        its inputs with the unit's weights, summed in input order (numpy's reduction over axis 0
+        adds row after row, whatever the width), plus the bias, then the activation on a vector
+        of the layer's full width. No BLAS call is involved, so a decision never depends on which
+        other observations share a batch, on the batch size or on the BLAS kernel of the machine;
+        float64 keeps the sums closer to the exact network than float32 BLAS does. The first
+        layer reads only the nonzero inputs (card observations are mostly zeros: the skipped
+        terms are exact zeros) and the head only the legal columns.
+        """
+        w, b, act = self.layers64[0]
         nonzero = np.flatnonzero(obs)
-        if 4 * len(nonzero) < len(obs):
-            x = act(obs[nonzero] @ w[nonzero] + b)
-        else:
-            x = act(obs @ w + b)
-        for w, b, act in layers[1:-1]:
-            x = act(x @ w + b)
-        w, b, act = layers[-1]
-        return act(x @ w[:, legal] + b[legal])
+        x = act((obs[nonzero, None] * w[nonzero]).sum(axis=0) + b)
+        for w, b, act in self.layers64[1:-1]:
+            x = act((x[:, None] * w).sum(axis=0) + b)
+        w, b, act = self.layers64[-1]
+        return act((x[:, None] * w[:, legal]).sum(axis=0) + b[legal])
 
     def masked_logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return np.where(mask.astype(bool), self.logits(obs), -np.inf)
+        """Rows of :meth:`legal_logits` with -inf on the illegal actions: one decision per row,
+        each independent of the others."""
+        out = np.full(mask.shape, -np.inf)
+        for row, (x, m) in enumerate(zip(obs, mask, strict=True)):
+            legal = np.flatnonzero(m)
+            out[row, legal] = self.legal_logits(x, legal)
+        return out
 
 
-def load_actor(path: str | Path) -> NumpyActor:
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"checkpoint {str(path)!r} does not exist")
-    from sb3_contrib import MaskablePPO
+def load_actor(path: str | Path, sb3: bool = False) -> NumpyActor:
+    """The actor of a cardarena checkpoint, or with ``sb3`` of a stable-baselines3 archive (its
+    weights only: see :mod:`agents.checkpoint`)."""
+    from agents import checkpoint
 
-    model = MaskablePPO.load(str(path), device="cpu")
-    return NumpyActor(model.policy)
+    meta, arrays = (checkpoint.read_sb3 if sb3 else checkpoint.read)(path)
+    actor = NumpyActor(checkpoint.actor_layers(meta, arrays, str(path)))
+    actor.meta = meta
+    return actor
 
 
 class PolicyAgent(Agent):
     """Plays a trained policy: greedy over the legal actions by default, or sampled."""
 
     uses_view = False  # the network reads the observation only
+    #: lock-step play calls act() per game: each game's copy of the agent has its own generator
+    batchable = False
 
     def __init__(
         self,
@@ -117,25 +126,13 @@ class PolicyAgent(Agent):
         self.deterministic = deterministic
 
     @classmethod
-    def from_checkpoint(cls, path: str | Path, **kwargs: Any) -> PolicyAgent:
+    def from_checkpoint(cls, path: str | Path, sb3: bool = False, **kwargs: Any) -> PolicyAgent:
         kwargs.setdefault("name", Path(path).stem)
-        return cls(load_actor(path), **kwargs)
-
-    def _choose(self, logits: np.ndarray) -> np.ndarray:
-        if self.deterministic:
-            return np.argmax(logits, axis=-1)
-        z = logits - logits.max(axis=-1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=-1, keepdims=True)
-        u = self.rng.random((p.shape[0], 1))
-        # (a u above the rounded total must not fall past the last legal action)
-        last = p.shape[1] - 1 - np.argmax(p[:, ::-1] > 0, axis=-1)
-        return np.minimum((p.cumsum(axis=-1) < u).sum(axis=-1), last)
+        return cls(load_actor(path, sb3), **kwargs)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
-        # one decision: only the legal columns matter. The same choice and the same one uniform
-        # draw as _choose over the whole masked row (the masked entries add exact zeros to the
-        # sums), up to float32 rounding of the logits (NumpyActor.legal_logits)
+        # one decision, from this observation alone (NumpyActor.legal_logits): the same action
+        # whether the agent plays one game or many in lock-step, on any machine's BLAS
         legal = np.flatnonzero(action_mask)
         z = self.actor.legal_logits(observation, legal)
         if self.deterministic:
@@ -149,11 +146,6 @@ class PolicyAgent(Agent):
         if not self.deterministic:
             self.rng.random((1, 1))  # the draw act would make: the generator's stream is unchanged
         return True
-
-    def act_batch(
-        self, observations: np.ndarray, action_masks: np.ndarray, views: list[dict[str, Any]]
-    ) -> np.ndarray:
-        return self._choose(self.actor.masked_logits(observations, action_masks)).astype(np.int64)
 
 
 class FrozenOpponents:

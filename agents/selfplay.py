@@ -524,11 +524,44 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _atomic_save(model: Any, path: Path) -> None:
-    """Save a model so that a kill in the middle never leaves a truncated zip behind."""
-    tmp = path.with_name(f".tmp_{path.name}")  # not matched by the snapshot glob
-    model.save(tmp)
-    os.replace(tmp, path)
+def save_model(model: Any, path: Path, cfg: dict[str, Any], training: bool = False) -> None:
+    """Write the learner as a cardarena checkpoint (:mod:`agents.checkpoint`: JSON and arrays,
+    atomically); ``training`` adds the optimizer's state for ``--resume``."""
+    from agents import checkpoint
+
+    arrays = checkpoint.state_arrays(model.policy)
+    meta: dict[str, Any] = {
+        "game": cfg["game"],
+        "env": cfg["env"],
+        "policy": {**cfg["policy"], "net_arch": list(cfg["policy"]["net_arch"])},
+        "timesteps": int(model.num_timesteps),
+    }
+    if training:
+        state = model.policy.optimizer.state_dict()
+        meta["optimizer"] = checkpoint.split_tensors(state, arrays, "optimizer/")
+    checkpoint.write(path, meta, arrays)
+
+
+def load_model_state(model: Any, path: Path) -> None:
+    """Restore a training checkpoint of :func:`save_model` into a freshly built ``model``."""
+    import torch
+
+    from agents import checkpoint
+
+    meta, arrays = checkpoint.read(path)
+    names = list(model.policy.state_dict())
+    missing = [k for k in names if k not in arrays]
+    if missing or "optimizer" not in meta:
+        raise ConfigError(
+            f"{path} does not fit this run's network (missing {missing[:3]}"
+            f"{' and the optimizer state' if 'optimizer' not in meta else ''}); start a new run"
+        )
+    try:
+        model.policy.load_state_dict({k: torch.from_numpy(arrays[k].copy()) for k in names})
+        model.policy.optimizer.load_state_dict(checkpoint.join_tensors(meta["optimizer"], arrays))
+    except (RuntimeError, ValueError, KeyError) as err:
+        raise ConfigError(f"{path} does not fit this run's network: {err}") from None
+    model.num_timesteps = int(meta["timesteps"])
 
 
 def _latest_checkpoint(run_dir: Path) -> tuple[Path, dict[str, Any]]:
@@ -601,25 +634,22 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
     vec = VecMonitor(
         vec_cls([_make_env_fn(cfg, offset + i, snapshot_dir) for i in range(cfg["n_envs"])])
     )
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
+    model = MaskablePPO(
+        FastMaskablePolicy,  # MaskableActorCriticPolicy, bit for bit, with less overhead
+        vec,
+        policy_kwargs={
+            "net_arch": list(cfg["policy"]["net_arch"]),
+            "activation_fn": activation,
+        },
+        tensorboard_log=str(run_dir / "tb"),
+        seed=cfg["seed"],
+        device="cpu",
+        verbose=0,
+        **cfg["ppo"],
+    )
     if resume:
-        model = MaskablePPO.load(
-            ckpt_path, env=vec, device="cpu", tensorboard_log=str(run_dir / "tb")
-        )
-    else:
-        activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
-        model = MaskablePPO(
-            FastMaskablePolicy,  # MaskableActorCriticPolicy, bit for bit, with less overhead
-            vec,
-            policy_kwargs={
-                "net_arch": list(cfg["policy"]["net_arch"]),
-                "activation_fn": activation,
-            },
-            tensorboard_log=str(run_dir / "tb"),
-            seed=cfg["seed"],
-            device="cpu",
-            verbose=0,
-            **cfg["ppo"],
-        )
+        load_model_state(model, ckpt_path)
 
     warm = cfg["warm_start"]
     if not resume and warm["imitate"]:
@@ -686,7 +716,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
                 and float(np.mean(self.wins[-200:])) > threshold
             )
             if t >= self.next_snapshot or beat_pool:
-                _atomic_save(self.model, snapshot_dir / f"step_{t:09d}.zip")
+                save_model(self.model, snapshot_dir / f"step_{t:09d}.zip", cfg)
                 self.next_snapshot = t + opp_cfg["snapshot_every"]
                 self.wins_at_snapshot = len(self.wins)
             if t >= self.next_eval:
@@ -711,7 +741,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
 
         def _checkpoint(self, t: int) -> None:
             name = f"step_{t:09d}.zip"
-            _atomic_save(self.model, ckpt_dir / name)
+            save_model(self.model, ckpt_dir / name, cfg, training=True)
             payload = {
                 "timesteps": t,
                 "checkpoint": name,
@@ -726,7 +756,7 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
             _atomic_write(run_dir / "trainer_state.json", json.dumps(payload))
 
         def _evaluate(self, t: int) -> None:
-            actor = NumpyActor(self.model.policy)
+            actor = NumpyActor.from_policy(self.model.policy)
             entry: dict[str, Any] = {"timesteps": t, "seconds": time.perf_counter() - start}
             for name in eval_against:
                 res = evaluate_actor(
@@ -754,11 +784,11 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
         )
     train_seconds = time.perf_counter() - start
     vec.close()
-    _atomic_save(model, run_dir / "final.zip")
+    save_model(model, run_dir / "final.zip", cfg)
     final = evaluate_actor(
         game,
         cfg["env"],
-        NumpyActor(model.policy),
+        NumpyActor.from_policy(model.policy),
         against,
         cfg["eval"]["final_deals"],
         first_seed=20_000_000,

@@ -652,9 +652,12 @@ def _run_local(
 ) -> None:
     base_dir = os.getcwd()
     if workers <= 1 or len(chunks) <= 1:
+        from threadpoolctl import threadpool_limits
+
         built = build_agents(game, specs, base_dir)
-        for chunk in chunks:
-            done(_play_chunk(game, options, built, chunk, record_dir))
+        with threadpool_limits(1, user_api="blas"):  # small products: threads only cost
+            for chunk in chunks:
+                done(_play_chunk(game, options, built, chunk, record_dir))
         return
     ctx = mp.get_context("spawn")
     init_args = (game, options, specs, base_dir, record_dir)

@@ -91,7 +91,7 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     torch.manual_seed(0)
     # the opponents' network: the learner's shape at its initial weights (built before the envs,
     # so that worker processes get it with their games)
-    actor = NumpyActor(
+    actor = NumpyActor.from_policy(
         FastMaskablePolicy(
             probe.observation_space, probe.action_space, lambda _: 0.0, **policy_kwargs
         )

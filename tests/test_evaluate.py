@@ -10,7 +10,7 @@ import pytest
 
 import evaluate
 from agents import make_agent
-from agents.batched import BLOCK, blocked_logits, play_lockstep
+from agents.batched import play_lockstep
 from agents.rating import (
     bootstrap_indices,
     bootstrap_mean,
@@ -168,14 +168,59 @@ def test_network_rows_do_not_depend_on_the_rest_of_the_batch():
 
     actor = actor_for("flip6")
     rng = np.random.default_rng(1)
-    obs = (rng.random((3 * BLOCK + 5, actor.obs_size)) < 0.3).astype(np.float32)
+    obs = (rng.random((101, actor.obs_size)) < 0.3).astype(np.float32)
     masks = (rng.random((len(obs), actor.num_actions)) < 0.7).astype(np.int8)
-    full = blocked_logits(actor, obs, masks)
+    masks[:, 0] = 1
+    full = actor.masked_logits(obs, masks)
     start = 0
-    for size in (1, 2, 3, 7, BLOCK - 1, BLOCK + 1, 9, 1000):
-        part = blocked_logits(actor, obs[start : start + size], masks[start : start + size])
+    for size in (1, 2, 3, 7, 31, 33, 9, 1000):
+        part = actor.masked_logits(obs[start : start + size], masks[start : start + size])
         assert np.array_equal(part, full[start : start + size])
         start = min(start + size, len(obs) - 1)
+    # one row alone, copied to another place in memory, gives the same bits
+    row = np.concatenate([np.zeros(3, np.float32), obs[5]])[3:]
+    legal = np.flatnonzero(masks[5])
+    assert np.array_equal(actor.legal_logits(row, legal), full[5, legal])
+
+
+_KERNEL_PROBE = """
+import hashlib, sys
+import numpy as np
+sys.path.insert(0, "tests")
+from tiny_policy import actor_for
+from threadpoolctl import threadpool_info
+actor = actor_for("suicidium")
+rng = np.random.default_rng(7)
+obs = (rng.random((64, actor.obs_size)) < 0.1).astype(np.float32) * rng.random(actor.obs_size)
+masks = (rng.random((64, actor.num_actions)) < 0.5).astype(np.int8)
+kernels = [i.get("architecture") for i in threadpool_info() if i["internal_api"] == "openblas"]
+print(kernels[0] if kernels else "none", hashlib.sha256(actor.masked_logits(obs, masks)).hexdigest())
+"""
+
+
+def test_decisions_are_the_same_bits_on_every_blas_kernel():
+    """A decision must not depend on the BLAS kernel OpenBLAS picks for the CPU: the same logits
+    under every kernel this machine can run (OPENBLAS_CORETYPE forces one)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    seen = {}
+    for kernel in ("Prescott", "Sandybridge", "Haswell", "SkylakeX"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": kernel}
+        out = subprocess.run(
+            [sys.executable, "-c", _KERNEL_PROBE],
+            cwd=root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        seen[out[0]] = out[1]
+    assert len(seen) >= 2, f"could not run two BLAS kernels here: {seen}"
+    assert len(set(seen.values())) == 1, f"logits differ between BLAS kernels: {seen}"
 
 
 def test_results_are_identical_whatever_the_workers_and_batches():

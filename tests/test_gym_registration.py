@@ -143,7 +143,7 @@ def test_readme_maskable_ppo_example_trains(tmp_path):
     from agents import make_agent
     from agents.tournament import play_game
 
-    path = str(tmp_path / "flip6_vs_ev.zip")
+    path = "sb3:" + str(tmp_path / "flip6_vs_ev.zip")  # sb3: reads its weights, nothing pickled
     seats = [make_agent("flip6", s) for s in (path, "ev", "random")]
     assert play_game("flip6", {"num_players": 3}, seats, deal_seed=0).decisions > 0
     versus = gym.make("cardarena/flip6-v0", opponents=path, num_players=3)

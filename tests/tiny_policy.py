@@ -19,21 +19,20 @@ def actor_for(game: str, hidden: int = 24) -> NumpyActor:
         spec = get_spec(game)
         num_actions = spec.make_engine().num_actions
         rng = np.random.default_rng(12345)
-        actor = NumpyActor.__new__(NumpyActor)
-        actor.layers = [
-            (
-                rng.normal(0, 0.5, (spec.obs_size, hidden)).astype(np.float32),
-                rng.normal(0, 0.1, hidden).astype(np.float32),
-                np.tanh,
-            ),
-            (
-                rng.normal(0, 0.5, (hidden, num_actions)).astype(np.float32),
-                np.zeros(num_actions, np.float32),
-                lambda x: x,
-            ),
-        ]
-        actor.obs_size = spec.obs_size
-        actor.num_actions = num_actions
+        actor = NumpyActor(
+            [
+                (
+                    rng.normal(0, 0.5, (spec.obs_size, hidden)).astype(np.float32),
+                    rng.normal(0, 0.1, hidden).astype(np.float32),
+                    "tanh",
+                ),
+                (
+                    rng.normal(0, 0.5, (hidden, num_actions)).astype(np.float32),
+                    np.zeros(num_actions, np.float32),
+                    "identity",
+                ),
+            ]
+        )
         _ACTORS[game] = actor
     return _ACTORS[game]
 
