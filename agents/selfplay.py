@@ -102,7 +102,14 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> di
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file {str(path)!r} not found")
-    data = yaml.safe_load(path.read_text()) or {}
+    try:  # safe_load builds plain data only: a python/object tag is an error, never a call
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as err:
+        raise ConfigError(f"{path} is not a valid YAML config: {err}") from None
+    if data is None:
+        raise ConfigError(
+            f"{path} is empty; a config needs at least 'game:' (see configs/*.yaml for examples)"
+        )
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: top level must be a mapping")
     cfg = _merge(_merge(DEFAULTS, data), overrides or {})
