@@ -15,7 +15,7 @@ the results and a killed run resumes); ``<out>.md`` with PNG plots next to it. C
 (thegame) get the team table and a cross-play matrix instead of a ranking.
 
 ``--record DIR`` saves every game played as a replay (JSON lines: deal seed, every action as text,
-final result; ``python -m agents.replay FILE [--seat N] [--verify]`` steps through or checks it).
+final result; ``python -m agents.tools.replay FILE [--seat N] [--verify]`` steps through or checks it).
 ``--human SEAT`` seats you at SEAT against ``--agents`` (one per other seat, in order) in the
 terminal instead of running a tournament; the game is saved to ``--record`` (default ``replays/``).
 
@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from agents import make_agent
-from agents.tournament import (
+from agents.evaluation.tournament import (
     BATCH_GAMES,
     BOOTSTRAP,
     jsonl_path,
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         "--record",
         default=None,
         metavar="DIR",
-        help="save every game played as a replay file in DIR (see python -m agents.replay)",
+        help="save every game played as a replay file in DIR (see python -m agents.tools.replay)",
     )
     parser.add_argument(
         "--human",
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     if os.getcwd() not in sys.path:  # module:factory agents from the current directory
         sys.path.append(os.getcwd())
     if args.human is not None:
-        from agents.play import play_human
+        from agents.tools.play import play_human
 
         try:
             return play_human(
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         written.append(f"replays of the {result.played} games played in {args.record}/")
     if not args.no_report:
-        from agents.report import write_report
+        from agents.evaluation.report import write_report
 
         report = args.report or str(Path(out).with_suffix(".md"))
         written += [str(p) for p in write_report(result, report, str(jsonl_path(out)))]

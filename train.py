@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 
-from agents.selfplay import load_config, train
+from agents.training.trainer import load_config, train
 from envs.core.engine import ConfigError
 
 

@@ -6,7 +6,7 @@
 spec                 agent
 ===================  ======================================================================
 ``random``           uniform over legal actions (every game)
-scripted name        a baseline of that game (``BASELINES`` in ``agents/<game>_baselines.py``):
+scripted name        a baseline of that game (``BASELINES`` in ``agents/baselines/<game>.py``):
                      flip6 and sevn ``threshold``, ``ev``; ratatat ``greedy``, ``tracker``;
                      thegame ``greedy``, ``planner``; suicidium ``heuristic``
 ``zoo:NAME``         the pretrained checkpoint ``agents/zoo/NAME.zip`` (NAME: letters, digits, ``_-.``)
@@ -31,14 +31,14 @@ ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 
 
 def scripted(game: str) -> dict[str, Callable[..., Agent]]:
-    """Scripted baselines of ``game``, weakest first: ``BASELINES`` of ``agents/<game>_baselines.py``.
+    """Scripted baselines of ``game``, weakest first: ``BASELINES`` of ``agents/baselines/<game>.py``.
 
     Each value is a factory taking ``seed=``; the last entry is the game's best baseline.
     """
     try:
-        module = importlib.import_module(f"agents.{game}_baselines")
+        module = importlib.import_module(f"agents.baselines.{game}")
     except ModuleNotFoundError as err:
-        if err.name != f"agents.{game}_baselines":
+        if err.name != f"agents.baselines.{game}":
             raise
         return {}
     return dict(module.BASELINES)

@@ -19,13 +19,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents import make_agent, scripted  # noqa: E402
-from agents.tournament import play_game  # noqa: E402
+from agents.evaluation.tournament import play_game  # noqa: E402
 from envs.core.registry import names  # noqa: E402
 
 
 def games_per_second(game: str, baseline: str, num_games: int, repeats: int) -> tuple[float, int]:
     """(best games/s over ``repeats`` runs of ``num_games`` games, decisions per run), each game
-    played by ``agents.tournament.play_game`` as evaluations play it."""
+    played by ``agents.evaluation.tournament.play_game`` as evaluations play it."""
     players = 2 if game == "thegame" else 4
     options = {"num_players": players}
     best, decisions = float("inf"), 0

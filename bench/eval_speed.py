@@ -8,7 +8,7 @@ one BLAS/torch thread:
 * ``predict``: one ``MaskablePPO.predict(obs, action_masks=mask, deterministic=True)`` call per
   network decision (what a plain SB3 evaluation loop does);
 * ``numpy``: :class:`agents.policy.PolicyAgent` one decision at a time (``play_game``);
-* ``batched``: :func:`agents.batched.play_lockstep`, every game in lock-step, one forward pass for
+* ``batched``: :func:`agents.evaluation.lockstep.play_lockstep`, every game in lock-step, one forward pass for
   all the decisions waiting on the network.
 
 Two lineups: ``network`` (the checkpoint in every seat) and ``mixed`` (the checkpoint against the
@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents import make_agent, scripted_names  # noqa: E402
-from agents.batched import play_lockstep  # noqa: E402
-from agents.tournament import play_game, seatings  # noqa: E402
+from agents.evaluation.lockstep import play_lockstep  # noqa: E402
+from agents.evaluation.tournament import play_game, seatings  # noqa: E402
 from envs.core.registry import get_spec  # noqa: E402
 
 DEFAULT_CHECKPOINTS = [ROOT / "agents/zoo/flip6.zip", Path("/tmp/tiny_flip6/final.zip")]

@@ -2,7 +2,7 @@
 
     python bench/improve_ceiling.py [--game flip6] [--games 400] [--value-games 10000]
 
-One seat chooses every decision with ``agents.improve.Improver`` (the labels the flip6 warm start
+One seat chooses every decision with ``agents.training.improve.Improver`` (the labels the flip6 warm start
 learns from, computed at decision time from the true position, resampled for that seat); the
 other seats are the teacher (the game's best baseline). The seat rotates over games; deck seeds
 are ``first_seed + i``. Prints the improver's win rate with a 95% interval and writes JSON
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def main(argv: list[str] | None = None) -> int:
     from agents import best_baseline, make_agent
-    from agents.improve import (
+    from agents.training.improve import (
         Improver,
         _pool_map,
         _round_value_rows,

@@ -77,9 +77,9 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.masked_policy import FastMaskablePolicy
     from agents.policy import FrozenOpponents, NumpyActor
-    from agents.selfplay import load_config, thread_switch, torch_threads, vec_env_class
+    from agents.training.masked_policy import FastMaskablePolicy
+    from agents.training.trainer import load_config, thread_switch, torch_threads, vec_env_class
     from envs.core.single_agent import SelfPlayEnv
 
     cfg = load_config(config)

@@ -32,7 +32,7 @@ ZOO = {
 
 def main(argv: list[str] | None = None) -> list[dict]:
     from agents import best_baseline
-    from agents.tournament import run_tournament
+    from agents.evaluation.tournament import run_tournament
     from envs import get_spec
 
     parser = argparse.ArgumentParser(

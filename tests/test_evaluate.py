@@ -10,15 +10,15 @@ import pytest
 
 import evaluate
 from agents import make_agent
-from agents.batched import play_lockstep
-from agents.rating import (
+from agents.evaluation.lockstep import play_lockstep
+from agents.evaluation.ratings import (
     bootstrap_indices,
     bootstrap_mean,
     finishing_ranks,
     openskill_ratings,
     pl_ratings,
 )
-from agents.tournament import (
+from agents.evaluation.tournament import (
     ResultsStore,
     play_game,
     run_tournament,

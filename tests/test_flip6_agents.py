@@ -7,8 +7,8 @@ import pytest
 
 from agents import best_baseline, make_agent, scripted_names
 from agents.base import RandomAgent
-from agents.flip6_baselines import ExpectedValueAgent, ThresholdAgent, bust_probability
-from agents.tournament import run_tournament
+from agents.baselines.flip6 import ExpectedValueAgent, ThresholdAgent, bust_probability
+from agents.evaluation.tournament import run_tournament
 from envs.core.engine import ConfigError
 
 

@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import pytest
 
-from agents.replay import Replay, main, verify
+from agents.tools.replay import Replay, main, verify
 from envs.core.registry import get_spec, names
 from tests.golden.record import CASES, GOLDEN_DIR
 

@@ -141,7 +141,7 @@ def test_readme_maskable_ppo_example_trains(tmp_path):
     assert model.num_timesteps >= 256
     # the checkpoint is an agent like any other: in a tournament and as a gym opponent
     from agents import make_agent
-    from agents.tournament import play_game
+    from agents.evaluation.tournament import play_game
 
     path = "sb3:" + str(tmp_path / "flip6_vs_ev.zip")  # sb3: reads its weights, nothing pickled
     seats = [make_agent("flip6", s) for s in (path, "ev", "random")]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from agents.base import Agent
-from agents.improve import (
+from agents.training.improve import (
     Improver,
     LeafValue,
     fit_leaf_value,
@@ -168,7 +168,7 @@ def test_games_without_rounds_refuse_improvement():
     ],
 )
 def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, message):
-    from agents.selfplay import load_config
+    from agents.training.trainer import load_config
 
     path = tmp_path / "bad.yaml"
     path.write_text(f"game: flip6\nwarm_start:\n  imitate: ev\n  {warm}\n")
@@ -177,7 +177,7 @@ def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, 
 
 
 def test_the_default_flip6_config_uses_rollout_improvement():
-    from agents.selfplay import load_config
+    from agents.training.trainer import load_config
 
     cfg = load_config("configs/flip6.yaml")
     assert improve_config(cfg["warm_start"]["improve"]) is not None

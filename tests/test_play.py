@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.play import parse_entry, play_human, screen, seat_specs, table_size
-from agents.replay import Replay, full_view, verify
+from agents.tools.play import parse_entry, play_human, screen, seat_specs, table_size
+from agents.tools.replay import Replay, full_view, verify
 from envs.core.engine import ConfigError
 from envs.core.registry import get_spec
 

@@ -1,7 +1,7 @@
 """The Ratatat baseline ladder: random < greedy <= tracker, with clear 95% confidence intervals.
 
 One 3-player tournament seats the three agents at every table in every seat rotation for the same
-deck seeds (``agents.tournament``); CIs are over deck seeds. Lower scores are better in Ratatat.
+deck seeds (``agents.evaluation.tournament``); CIs are over deck seeds. Lower scores are better in Ratatat.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 
 import envs.ratatat  # noqa: F401  (registers the game even before it is in envs.GAMES)
 from agents import best_baseline, make_agent, scripted_names
-from agents.ratatat_baselines import BASELINES, GreedyAgent, TrackerAgent
-from agents.tournament import play_game, run_tournament
+from agents.baselines.ratatat import BASELINES, GreedyAgent, TrackerAgent
+from agents.evaluation.tournament import play_game, run_tournament
 
 DEALS = 300  # x 3 rotations = 900 games, a few seconds
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import evaluate
-from agents.replay import Replay, ReplayFormatError, main, record_game, verify, view
-from agents.tournament import run_tournament
+from agents.evaluation.tournament import run_tournament
+from agents.tools.replay import Replay, ReplayFormatError, main, record_game, verify, view
 from envs.core.registry import get_spec
 
 

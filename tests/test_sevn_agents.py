@@ -14,8 +14,8 @@ import pytest
 import envs
 import envs.sevn  # noqa: F401  (registers the game even before it is listed in envs.GAMES)
 from agents import make_agent, scripted_names
-from agents.sevn_baselines import BASELINES, ExpectedValueAgent, ThresholdAgent
-from agents.tournament import run_tournament
+from agents.baselines.sevn import BASELINES, ExpectedValueAgent, ThresholdAgent
+from agents.evaluation.tournament import run_tournament
 from envs.core import CardGameEnv
 from envs.sevn.rules import DISCARD, DRAW, FORK0, KEEP, PASS, TARGET0
 

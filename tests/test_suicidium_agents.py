@@ -1,6 +1,6 @@
 """Suicidium baselines: the ladder random < heuristic in both modes, and the heuristic's sense of mode.
 
-The ladder uses ``agents.tournament.run_tournament`` (same deck seeds under every seat rotation,
+The ladder uses ``agents.evaluation.tournament.run_tournament`` (same deck seeds under every seat rotation,
 95% confidence intervals over deck seeds); the two agents alternate around a 4-player table.
 """
 
@@ -14,8 +14,8 @@ import pytest
 import envs
 import envs.suicidium  # noqa: F401  (registers the game)
 from agents import best_baseline, make_agent, scripted_names
-from agents.suicidium_baselines import BASELINES, HeuristicAgent
-from agents.tournament import run_tournament
+from agents.baselines.suicidium import BASELINES, HeuristicAgent
+from agents.evaluation.tournament import run_tournament
 from envs.core import CardGameEnv
 
 DEALS = 30  # x 2 seat rotations = 60 games per mode

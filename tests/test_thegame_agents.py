@@ -10,8 +10,8 @@ import pytest
 
 import envs
 from agents import best_baseline, make_agent, scripted_names
-from agents.thegame_baselines import GreedyAgent, PlannerAgent
-from agents.tournament import run_tournament
+from agents.baselines.thegame import GreedyAgent, PlannerAgent
+from agents.evaluation.tournament import run_tournament
 from envs.thegame.rules import END, NUM_ACTIONS, play_action
 
 Z95 = 1.959963984540054

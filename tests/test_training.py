@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.selfplay import load_config, train
+from agents.training.trainer import load_config, train
 from envs.core.engine import ConfigError
 from envs.core.single_agent import SelfPlayEnv
 
@@ -109,7 +109,7 @@ def test_config_errors_are_clear(tmp_path):
 def test_torch_threads_switch_between_rollouts_and_updates(tmp_path):
     import torch
 
-    from agents.selfplay import thread_switch, torch_threads
+    from agents.training.trainer import thread_switch, torch_threads
 
     cfg = tmp_path / "t.yaml"
     cfg.write_text("game: flip6\ntorch_threads:\n  rollout: 1\n  update: 2\n")
@@ -258,7 +258,7 @@ def test_resume_refuses_a_directory_without_a_run(tmp_path):
 
 
 def test_opponent_pool_prioritises_snapshots_that_beat_the_learner(tmp_path):
-    from agents.selfplay import OpponentPool
+    from agents.training.trainer import OpponentPool
 
     pool = OpponentPool("flip6", tmp_path, {"ev": 1.0}, latest=0.0, past=1.0)
     pool._snapshots = [("a", object()), ("b", object())]
@@ -279,7 +279,7 @@ def test_rare_games_add_only_the_rare_decision_kinds():
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.selfplay import RARE_SHARE, imitation_warm_start
+    from agents.training.trainer import RARE_SHARE, imitation_warm_start
 
     torch.manual_seed(0)
     env = SelfPlayEnv("sevn", {"num_players": 4}, seed=0)
@@ -294,13 +294,13 @@ def test_rare_games_add_only_the_rare_decision_kinds():
 
 
 def test_fast_masked_policy_matches_sb3_contrib():
-    """agents.masked_policy.FastMaskablePolicy: the same actions, values, log-probabilities,
+    """agents.training.masked_policy.FastMaskablePolicy: the same actions, values, log-probabilities,
     entropies and random stream as MaskableActorCriticPolicy, so a short learn() ends with
     bit-identical weights."""
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.masked_policy import FastMaskablePolicy
+    from agents.training.masked_policy import FastMaskablePolicy
 
     def run(policy):
         env = SelfPlayEnv("ratatat", {"num_players": 3}, seed=4)
@@ -346,7 +346,7 @@ def test_split_vec_env_plays_the_games_of_dummy_vec_env():
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.split_vec_env import SplitVecEnv
+    from agents.training.split_vec_env import SplitVecEnv
 
     fns = [lambda i=i: _split_test_env(i) for i in range(5)]
     dummy, split = DummyVecEnv(fns), SplitVecEnv(fns)
@@ -381,7 +381,7 @@ def test_split_vec_env_plays_the_games_of_dummy_vec_env():
 
 
 def test_split_vec_env_reports_worker_errors_and_bad_configs(tmp_path):
-    from agents.split_vec_env import SplitVecEnv
+    from agents.training.split_vec_env import SplitVecEnv
 
     fns = [lambda: SelfPlayEnv("flip6", {"num_players": 3}, seed=0), lambda: _Boom("flip6")]
     split = SplitVecEnv(fns, local_share=0.5)

@@ -108,7 +108,7 @@ def test_zoo_names_stay_in_the_zoo(tmp_path, marker, name):
 
 
 def test_a_training_yaml_cannot_run_code(tmp_path, marker):
-    from agents.selfplay import load_config
+    from agents.training.trainer import load_config
 
     path = tmp_path / "evil.yaml"
     path.write_text(f"game: flip6\nseed: !!python/object/apply:os.system ['touch {marker}']\n")
@@ -117,7 +117,7 @@ def test_a_training_yaml_cannot_run_code(tmp_path, marker):
 
 
 def test_a_training_yaml_naming_a_pickled_opponent_is_refused(tmp_path, marker):
-    from agents.selfplay import OpponentPool, load_config
+    from agents.training.trainer import OpponentPool, load_config
 
     evil = _sb3_archive(tmp_path / "evil.zip", marker)
     path = tmp_path / "cfg.yaml"
@@ -128,7 +128,7 @@ def test_a_training_yaml_naming_a_pickled_opponent_is_refused(tmp_path, marker):
 
 
 def test_resume_from_a_planted_checkpoint_refuses_it(tmp_path, marker):
-    from agents.selfplay import load_config, train
+    from agents.training.trainer import load_config, train
 
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
@@ -144,7 +144,7 @@ def test_resume_from_a_planted_checkpoint_refuses_it(tmp_path, marker):
 
 
 def test_a_snapshot_planted_in_a_run_is_refused(tmp_path, marker):
-    from agents.selfplay import OpponentPool
+    from agents.training.trainer import OpponentPool
 
     snaps = tmp_path / "snapshots"
     snaps.mkdir()
@@ -155,8 +155,8 @@ def test_a_snapshot_planted_in_a_run_is_refused(tmp_path, marker):
 
 
 def test_replays_and_results_files_are_plain_data(tmp_path, marker):
-    from agents.replay import verify
-    from agents.tournament import ResultsStore
+    from agents.evaluation.tournament import ResultsStore
+    from agents.tools.replay import verify
 
     blob = base64.b64encode(_pickle_payload(marker)).decode()
     lines = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+import gymnasium
 import pettingzoo
 
 from envs.core.aec import CardGameEnv, GameSpec
@@ -13,16 +14,21 @@ from envs.core.engine import ConfigError
 _SPECS: dict[str, GameSpec] = {}
 
 
+#: gymnasium's entry point of every game: the single-agent env with scripted or trained opponents
+#: lives with the players (it builds them from agent specs), so it is named, not imported: envs
+#: never import agents, and gymnasium imports it only when someone makes the env
+GYM_ENTRY_POINT = "agents.gym_env:make_env"
+
+
 def register_game(spec: GameSpec, module: str) -> None:
     """Register a game under its name, in PettingZoo's AEC registry and in gymnasium's (as the
-    single-agent env of :mod:`envs.core.gym_registration`), all under ``spec.env_id``."""
+    single-agent env with opponents, ``agents.gym_env``), all under ``spec.env_id``."""
     _SPECS[spec.name] = spec
     env_id = spec.env_id
     if env_id not in pettingzoo.aec_registry:
         pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
-    from envs.core import gym_registration  # imports the self-play adapter, which imports us
-
-    gym_registration.register(spec.name, env_id)
+    if env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point=GYM_ENTRY_POINT, kwargs={"game": spec.name})
 
 
 def get_spec(name: str) -> GameSpec:

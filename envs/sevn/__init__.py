@@ -11,7 +11,7 @@ reset options      ``deck`` (card codes, top first), ``scores`` (game totals), `
 reward             0 until the end; the winner gets +1, the others share -1 (sum 0)
 =================  ===========================================================================
 
-Typical game length, 4 players, target 250 (``python -m envs.sevn --players 4 --games 400 300``,
+Typical game length, 4 players, target 250 (``python bench/sevn_game_lengths.py --players 4 --games 400 300``,
 deck seeds 0..N-1, every seat the same agent):
 
 ==========  =====  ==========================  ===================  ==============

@@ -1,7 +1,7 @@
 """Record the golden playthroughs: ``python -m tests.golden.record [--game G ...] [--prune]``.
 
 Each case below is one game (options, deal seed, agent per seat) played by scripted and random
-agents and written as a replay (:mod:`agents.replay`) to ``tests/golden/<game>/<name>.jsonl``.
+agents and written as a replay (:mod:`agents.tools.replay`) to ``tests/golden/<game>/<name>.jsonl``.
 ``tests/test_golden.py`` replays every file through the engine; after an intended rules change,
 re-record the game's files with this script and review the diff (``git diff --stat`` shows which
 games changed). Cases cover every player count and the options that change the rules:
@@ -149,7 +149,7 @@ def play(case: Case) -> list[int]:
 
 
 def record(case: Case) -> Path:
-    from agents.replay import record_game
+    from agents.tools.replay import record_game
 
     record_game(
         case.path,

@@ -1,9 +1,9 @@
 """Replays: a game saved as JSON lines, stepped through from any seat's view and checked against
 the engine (``--verify``), so a rules change shows up as a readable difference.
 
-    python -m agents.replay FILE                 # step through it, full view (hidden cards too)
-    python -m agents.replay FILE --seat 2        # what seat 2 saw
-    python -m agents.replay FILE... --verify     # through today's engine; exit 1 on a difference
+    python -m agents.tools.replay FILE                 # step through it, full view (hidden cards too)
+    python -m agents.tools.replay FILE --seat 2        # what seat 2 saw
+    python -m agents.tools.replay FILE... --verify     # through today's engine; exit 1 on a difference
 
 The file, one JSON object per line:
 
@@ -618,7 +618,7 @@ def view(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m agents.replay",
+        prog="python -m agents.tools.replay",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -20,7 +20,7 @@ import yaml
 
 from agents import best_baseline, make_agent, scripted_names
 from agents.base import Agent
-from agents.improve import improve_config
+from agents.training.improve import improve_config
 from envs.core.engine import ConfigError
 
 DEFAULTS: dict[str, Any] = {
@@ -148,10 +148,10 @@ def torch_threads(cfg: dict[str, Any]) -> tuple[int, int]:
 def vec_env_class(cfg: dict[str, Any]) -> Any:
     """The VecEnv class of a config's ``vec_env``: ``dummy`` (every game in this process),
     ``split`` (a share here and the rest in one worker process, stepped at the same time:
-    :mod:`agents.split_vec_env`) or ``subproc`` (one process per game)."""
+    :mod:`agents.training.split_vec_env`) or ``subproc`` (one process per game)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from agents.split_vec_env import SplitVecEnv
+    from agents.training.split_vec_env import SplitVecEnv
 
     classes = {"dummy": DummyVecEnv, "split": SplitVecEnv, "subproc": SubprocVecEnv}
     if cfg["vec_env"] not in classes:
@@ -310,8 +310,8 @@ def evaluate_actor(
     first_seed: int,
 ) -> dict[str, float]:
     """Win rate of ``actor`` (greedy) at a table of ``against`` players, every seat rotation."""
+    from agents.evaluation.tournament import play_game, summarise
     from agents.policy import PolicyAgent
-    from agents.tournament import play_game, summarise
     from envs.core.registry import get_spec
 
     spec = get_spec(game)
@@ -319,7 +319,7 @@ def evaluate_actor(
     records = []
     me = PolicyAgent(actor, name="learner")
     if spec.cooperative:  # the learner plays every seat; the team result is what counts
-        from agents.tournament import summarise_coop
+        from agents.evaluation.tournament import summarise_coop
 
         for d in range(deals):
             seats = [PolicyAgent(actor, name="learner") for _ in range(n)]
@@ -373,7 +373,7 @@ def imitation_warm_start(
 
     PPO then starts from the teacher's level instead of spending millions of steps re-deriving
     it. With ``improve`` (``warm_start.improve``), every decision is relabelled by rollouts
-    (:mod:`agents.improve`): the policy imitates the teacher improved by one step of policy
+    (:mod:`agents.training.improve`): the policy imitates the teacher improved by one step of policy
     iteration, which is how a trained agent gets above the teacher. The value target matches what the self-play env pays: the seat's final return, minus
     ``shaping * potential`` at the decision (the shaping still to come sums to exactly that).
 
@@ -397,7 +397,7 @@ def imitation_warm_start(
     extra: dict[str, Any] = {}
     weights = None
     if improve is not None:
-        from agents.improve import improved_dataset
+        from agents.training.improve import improved_dataset
 
         # labels first: the labelling forks worker processes, which must happen before torch
         # starts its thread pool for the cloning
@@ -594,8 +594,8 @@ def train(cfg: dict[str, Any], progress_bar: bool = True, resume: bool = False) 
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.masked_policy import FastMaskablePolicy
     from agents.policy import NumpyActor
+    from agents.training.masked_policy import FastMaskablePolicy
     from envs.core.registry import get_spec
 
     game = cfg["game"]

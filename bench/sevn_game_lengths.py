@@ -1,19 +1,22 @@
-"""Measure SEVN game lengths: ``python -m envs.sevn [--players 4] [--games 400 300]``.
+"""Measure SEVN game lengths: ``python bench/sevn_game_lengths.py [--players 4] [--games 400 300]``.
 
 Plays whole games through the bare engine with every seat taken by the same agent (uniform random,
 then the ``ev`` baseline) and prints decisions and hands per game; the figures are quoted in the
-docstring of ``envs/sevn/__init__.py``. Scripted agents live in ``agents/``; they are imported
-here only, never by the engine.
+docstring of ``envs/sevn/__init__.py``.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from envs.sevn.encoding import view
-from envs.sevn.rules import SevnGame
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from envs.sevn.encoding import view  # noqa: E402
+from envs.sevn.rules import SevnGame  # noqa: E402
 
 
 def measure(agent_name: str, num_players: int, games: int) -> str:

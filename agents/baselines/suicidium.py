@@ -418,7 +418,7 @@ def measure_game_length(
     }
 
 
-if __name__ == "__main__":  # U31: python -m agents.suicidium_baselines --games 200
+if __name__ == "__main__":  # U31: python -m agents.baselines.suicidium --games 200
     import argparse
 
     parser = argparse.ArgumentParser(description="Suicidium game length (rule U31)")

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.tournament import TournamentResult, _title
+from agents.evaluation.tournament import TournamentResult, _title
 
 
 def _figure(width: float, height: float) -> Any:

@@ -4,9 +4,9 @@ Variance reduction: for each deck seed every table of the rotation set (or, with
 ``permutations=True``, every distinct seating) is played with the same seed, so each agent meets
 the same cards from every seat. Intervals are paired bootstrap intervals over deck seeds (a seed
 with all its tables is one sample), since games that share a seed are not independent; see
-:mod:`agents.rating` for the rating, the finishing orders and the head-to-head matrix.
+:mod:`agents.evaluation.ratings` for the rating, the finishing orders and the head-to-head matrix.
 
-Games are played by :func:`agents.batched.play_lockstep` in chunks of deck seeds (network agents
+Games are played by :func:`agents.evaluation.lockstep.play_lockstep` in chunks of deck seeds (network agents
 decide for every game of a chunk in one forward pass), on one process, a local process pool or Ray
 tasks; the chunks and every game's seeds depend only on the deck seeds and the tables, so results
 are identical whatever the backend and the number of workers. With a results file, finished games
@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.rating import (
+from agents.evaluation.ratings import (
     bootstrap_indices,
     bootstrap_mean,
     finishing_ranks,
@@ -574,11 +574,11 @@ def _play_chunk(
     record_dir: str | None = None,
 ) -> list[GameRecord]:
     """Play a chunk; with ``record_dir``, also write each game's replay there."""
-    from agents.batched import play_lockstep
+    from agents.evaluation.lockstep import play_lockstep
 
     if record_dir is None:
         return play_lockstep(game, options, agents, chunk)
-    from agents.replay import record_game, replay_name
+    from agents.tools.replay import record_game, replay_name
 
     traces: list[list[int]] = []
     records = play_lockstep(game, options, agents, chunk, trace=traces)
@@ -745,7 +745,7 @@ def run_tournament(
 
     With ``results_path`` (a ``.jsonl`` file) games already there are reused and new ones are
     appended as they finish. With ``record_dir``, every game played (not those reused) is saved
-    there as a replay (:mod:`agents.replay`), written by the process that plays it (on a Ray
+    there as a replay (:mod:`agents.tools.replay`), written by the process that plays it (on a Ray
     cluster, give a directory every node shares).
     """
     if backend not in ("local", "ray"):

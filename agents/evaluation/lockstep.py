@@ -6,7 +6,7 @@ call per round with the decisions of every game waiting on them, so they must no
 state between calls; every other agent (scripted baselines, network agents) acts game by game.
 
 Results do not depend on which games share a batch: each seat of each game has its own agent
-object, reset with ``deal_seed * 1000 + seat`` (the seeds :func:`agents.tournament.play_game` gives
+object, reset with ``deal_seed * 1000 + seat`` (the seeds :func:`agents.evaluation.tournament.play_game` gives
 with ``agent_seed=deal_seed``), and a network agent's decision is computed from its own
 observation alone (:meth:`agents.policy.NumpyActor.legal_logits`, no BLAS), so neither the batch
 nor the machine's BLAS kernel can change it.
@@ -49,8 +49,8 @@ def play_lockstep(
     game, so it is never reset or mutated here. With ``trace`` (a list), each job's actions in
     order are appended to it (what ``evaluate.py --record`` writes replays from).
     """
-    from agents.rating import finishing_ranks
-    from agents.tournament import GameRecord
+    from agents.evaluation.ratings import finishing_ranks
+    from agents.evaluation.tournament import GameRecord
 
     spec = get_spec(game)
     engine = spec.make_engine(**options)

@@ -35,7 +35,6 @@ import numpy as np
 from envs.core.engine import ConfigError
 from envs.core.single_agent import SeatAgent, SelfPlayEnv
 
-ENTRY_POINT = "envs.core.gym_registration:make_env"
 ILLEGAL_MODES = ("forfeit", "raise")
 
 
@@ -167,9 +166,3 @@ class CardArenaGymEnv(SelfPlayEnv):
 def make_env(game: str, **kwargs: Any) -> CardArenaGymEnv:
     """The entry point of every ``cardarena/<game>-v<k>`` gymnasium id."""
     return CardArenaGymEnv(game, **kwargs)
-
-
-def register(name: str, env_id: str) -> None:
-    """Register ``env_id`` in gymnasium's registry (once)."""
-    if env_id not in gym.registry:
-        gym.register(id=env_id, entry_point=ENTRY_POINT, kwargs={"game": name})

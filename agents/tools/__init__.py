@@ -1,0 +1,1 @@
+"""Tools on top of everything: human play in the terminal and the replay viewer."""
