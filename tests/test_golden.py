@@ -12,8 +12,9 @@ from collections import defaultdict
 
 import pytest
 
-from agents.tools.replay import Replay, main, verify
+from agents.tools.replay import main
 from envs.core.registry import get_spec, names
+from envs.core.replay import Replay, verify
 from tests.golden.record import CASES, GOLDEN_DIR
 
 RERECORD = "if the change is intended: python -m tests.golden.record --game {game}"

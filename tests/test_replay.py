@@ -12,8 +12,9 @@ import pytest
 
 import evaluate
 from agents.evaluation.tournament import run_tournament
-from agents.tools.replay import Replay, ReplayFormatError, main, record_game, verify, view
+from agents.tools.replay import main, view
 from envs.core.registry import get_spec
+from envs.core.replay import Replay, ReplayFormatError, record_game, verify
 
 
 def _lines(path):

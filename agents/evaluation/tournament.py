@@ -578,7 +578,7 @@ def _play_chunk(
 
     if record_dir is None:
         return play_lockstep(game, options, agents, chunk)
-    from agents.tools.replay import record_game, replay_name
+    from envs.core.replay import record_game, replay_name
 
     traces: list[list[int]] = []
     records = play_lockstep(game, options, agents, chunk, trace=traces)

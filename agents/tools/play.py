@@ -110,7 +110,7 @@ def play_human(
     """Play one game with a person at ``seat`` (reading ``inp``, default stdin); 0 when the game
     ends or the person quits (``quit``, end of input, Ctrl-C)."""
     from agents import make_agent
-    from agents.tools.replay import ReplayWriter, replay_name
+    from envs.core.replay import ReplayWriter, replay_name
 
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out

@@ -149,7 +149,7 @@ def play(case: Case) -> list[int]:
 
 
 def record(case: Case) -> Path:
-    from agents.tools.replay import record_game
+    from envs.core.replay import record_game
 
     record_game(
         case.path,
