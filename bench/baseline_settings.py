@@ -77,6 +77,7 @@ def duel(
     seat_noise: float = 0.0,
 ) -> dict[str, Any]:
     from agents import scripted
+    from envs.core.loop import play
     from envs.core.registry import get_spec
 
     baselines = scripted(game)
@@ -102,11 +103,7 @@ def duel(
             if seat_noise:
                 agents[me] = Noisy(agents[me], seat_noise, seed=first_seed + deal * n + me)
             state = engine.new_game(np.random.default_rng(first_seed + deal))
-            while not engine.is_over(state):
-                s = engine.current_player(state)
-                mask[:] = 0
-                mask[engine.legal_actions(state)] = 1
-                engine.apply(state, int(agents[s].act(None, mask, spec.view(state, s))), s)
+            play(spec, engine, state, agents, mask=mask)
             winners = engine.winners(state)
             wins.append(1.0 / len(winners) if me in winners else 0.0)
     w = np.asarray(wins)

@@ -15,7 +15,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from envs.sevn.encoding import view  # noqa: E402
+from envs.core.loop import play  # noqa: E402
+from envs.core.registry import get_spec  # noqa: E402
 from envs.sevn.rules import SevnGame  # noqa: E402
 
 
@@ -23,16 +24,13 @@ def measure(agent_name: str, num_players: int, games: int) -> str:
     from agents import make_agent
 
     engine = SevnGame(num_players=num_players)
+    spec = get_spec("sevn")
     decisions, hands = [], []
     mask = np.zeros(engine.num_actions, dtype=np.int8)
     for seed in range(games):
         state = engine.new_game(np.random.default_rng(seed))
         agents = [make_agent("sevn", agent_name, seed=seed * 10 + i) for i in range(num_players)]
-        while not state.over:
-            seat = state.decider
-            mask[:] = 0
-            mask[engine.legal_actions(state)] = 1
-            engine.apply(state, agents[seat].act(None, mask, view(state, seat)), seat)
+        play(spec, engine, state, agents, mask=mask)
         decisions.append(state.decisions)
         hands.append(state.hand_index)
     d, h = np.array(decisions), np.array(hands)

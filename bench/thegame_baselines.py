@@ -31,17 +31,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agents import make_agent  # noqa: E402
-from envs.thegame.encoding import view  # noqa: E402
+from envs.core.loop import play  # noqa: E402
+from envs.core.registry import get_spec  # noqa: E402
 from envs.thegame.rules import NUM_ACTIONS, TheGame  # noqa: E402
 
 PUBLISHED_WIN_RATE = {1: 0.12, 2: 0.18, 3: 0.08, 4: 0.11, 5: 0.12}
-_NO_OBSERVATION = np.zeros(0, dtype=np.float32)
 
 
 def play_games(job: tuple[str, int, dict[str, Any], int, int]) -> tuple[list[int], int, float]:
     """Play seeds ``first .. first+count-1``; (cards left per game, decisions, CPU seconds)."""
     agent_name, n, options, first, count = job
     engine = TheGame(num_players=n, **options)
+    spec = get_spec("thegame")
     agents = [make_agent("thegame", agent_name) for _ in range(n)]
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     left, decisions = [], 0
@@ -50,14 +51,7 @@ def play_games(job: tuple[str, int, dict[str, Any], int, int]) -> tuple[list[int
         state = engine.new_game(np.random.default_rng(g))
         for seat, agent in enumerate(agents):
             agent.reset(g * 8 + seat)
-        while not state.over:
-            seat = state.current
-            legal = engine.legal_actions(state)
-            mask[:] = 0
-            mask[legal] = 1
-            action = agents[seat].act(_NO_OBSERVATION, mask, view(state, seat))
-            engine.apply(state, action, seat)
-            decisions += 1
+        decisions += play(spec, engine, state, agents, mask=mask)
         left.append(int(engine.scores(state)[0]))
     return left, decisions, time.process_time() - start
 

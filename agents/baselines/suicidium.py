@@ -385,10 +385,12 @@ def measure_game_length(
     import time
 
     from agents.base import RandomAgent
-    from envs.suicidium.encoding import view
+    from envs.core.loop import play
+    from envs.core.registry import get_spec
     from envs.suicidium.rules import NUM_ACTIONS, SuicidiumGame
 
     engine = SuicidiumGame(num_players=num_players, mode=mode, expansion=expansion)
+    spec = get_spec("suicidium")
     turns, decisions = [], []
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     start = time.perf_counter()
@@ -396,16 +398,7 @@ def measure_game_length(
         state = engine.new_game(np.random.default_rng(g))
         cls = RandomAgent if players == "random" else HeuristicAgent
         seats = [cls(seed=g * 10 + s) for s in range(num_players)]
-        while not engine.is_over(state):
-            seat = state.decider
-            legal = engine.legal_actions(state)
-            if players == "random":
-                action = legal[int(seats[seat].rng.integers(len(legal)))]
-            else:
-                mask[:] = 0
-                mask[legal] = 1
-                action = seats[seat].act(None, mask, view(state, seat))
-            engine.apply(state, action, seat)
+        play(spec, engine, state, seats, mask=mask)
         turns.append(state.turn)
         decisions.append(state.decisions)
     seconds = time.perf_counter() - start

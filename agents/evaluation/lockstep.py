@@ -22,6 +22,7 @@ import numpy as np
 
 from agents.base import Agent
 from envs.core.engine import CardArenaError
+from envs.core.loop import decide
 from envs.core.registry import get_spec
 
 Job = tuple[int, Sequence[str]]  # (deal seed, agent spec per seat)
@@ -67,6 +68,7 @@ def play_lockstep(
             row.append(agent)
         seats.append(row)
         kinds.append([batch_kind(a) for a in row])
+    one_mask = np.zeros(num_actions, dtype=np.int8)
     decisions = [0] * len(jobs)
     played: list[list[int]] = [[] for _ in jobs]
     active = [g for g in range(len(jobs)) if not engine.is_over(states[g])]
@@ -80,15 +82,17 @@ def play_lockstep(
             turn[g] = seat
             agent = seats[g][seat]
             kind = kinds[g][seat]
-            mask = np.zeros(num_actions, dtype=np.int8)
-            mask[engine.legal_actions(state)] = 1
-            obs = spec.encode(state, seat)
             if kind == "custom":
+                mask = np.zeros(num_actions, dtype=np.int8)
+                mask[engine.legal_actions(state)] = 1
                 custom.setdefault(jobs[g][1][seat], []).append(
-                    (g, obs, mask, spec.view(state, seat))
+                    (g, spec.encode(state, seat), mask, spec.view(state, seat))
                 )
             else:
-                actions[g] = _checked(agent.act(obs, mask, spec.view(state, seat)), jobs, g, seat)
+                try:
+                    actions[g] = decide(spec, engine, state, seat, agent, one_mask)
+                except CardArenaError as err:
+                    raise _in_game(err, jobs, g, seat) from None
         for group in custom.values():
             gs = [item[0] for item in group]
             chosen = seats[gs[0]][turn[gs[0]]].act_batch(
@@ -102,10 +106,7 @@ def play_lockstep(
             try:
                 engine.apply(states[g], actions[g], turn[g])
             except CardArenaError as err:
-                seed, lineup = jobs[g]
-                raise type(err)(
-                    f"agent {lineup[turn[g]]!r} at seat {turn[g]} (deck seed {seed}): {err}"
-                ) from None
+                raise _in_game(err, jobs, g, turn[g]) from None
             decisions[g] += 1
             if trace is not None:
                 played[g].append(actions[g])
@@ -129,6 +130,12 @@ def play_lockstep(
             )
         )
     return records
+
+
+def _in_game(err: CardArenaError, jobs: Sequence[Job], g: int, seat: int) -> CardArenaError:
+    """``err`` with the agent, seat and deck seed it happened at."""
+    seed, lineup = jobs[g]
+    return type(err)(f"agent {lineup[seat]!r} at seat {seat} (deck seed {seed}): {err}")
 
 
 def _checked(action: Any, jobs: Sequence[Job], g: int, seat: int) -> int:

@@ -40,6 +40,7 @@ from agents.evaluation.ratings import (
     rate,
 )
 from envs.core.engine import CardArenaError, ConfigError
+from envs.core.loop import play
 from envs.core.registry import get_spec
 
 BOOTSTRAP = 1000  # resamples of deck seeds for the intervals
@@ -314,20 +315,7 @@ def play_game(
     state = engine.new_game(np.random.default_rng(deal_seed))
     for i, agent in enumerate(seat_agents):
         agent.reset(None if agent_seed is None else agent_seed * 1000 + i)
-    mask = np.zeros(engine.num_actions, dtype=np.int8)
-    decisions = 0
-    while not engine.is_over(state):
-        seat = engine.current_player(state)
-        mask[:] = 0
-        mask[engine.legal_actions(state)] = 1
-        agent = seat_agents[seat]
-        action = agent.act(
-            spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
-            mask,
-            spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
-        )
-        engine.apply(state, int(action), seat)
-        decisions += 1
+    decisions = play(spec, engine, state, seat_agents)
     scores = [float(s) for s in engine.scores(state)]
     winners = [int(w) for w in engine.winners(state)]
     return GameRecord(

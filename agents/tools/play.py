@@ -23,6 +23,7 @@ from typing import IO, Any
 import numpy as np
 
 from envs.core.engine import CardArenaError, ConfigError, GameEngine
+from envs.core.loop import decide
 from envs.core.registry import get_spec, names
 
 HUMAN = "human"
@@ -182,12 +183,7 @@ def play_human(
                 engine.apply(state, action, seat)
                 events.append(f"you: {engine.describe_action(action)}")
             else:
-                mask[:] = 0
-                mask[engine.legal_actions(state)] = 1
-                agent = players[current]
-                action = int(
-                    agent.act(spec.encode(state, current), mask, spec.view(state, current))
-                )
+                action = decide(spec, engine, state, current, players[current], mask)
                 engine.apply(state, action, current)
                 events.append(f"{who(current)}: {engine.describe_action(action)}")
             if writer is not None:

@@ -30,6 +30,7 @@ import numpy as np
 
 from agents import make_agent
 from envs.core.engine import ConfigError
+from envs.core.loop import play
 
 #: keys of ``warm_start.improve`` in a training config, with their defaults
 IMPROVE_DEFAULTS: dict[str, Any] = {
@@ -105,15 +106,10 @@ def _round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray
     for seed in seeds:
         state = engine.new_game(np.random.default_rng(seed))
         rows: list[tuple[np.ndarray, int]] = []
-        last = None
-        while not engine.is_over(state):
+        while not engine.is_over(state):  # a row per seat at each round's start
+            rows.extend((engine.round_features(state, s), s) for s in range(n))
             r = engine.round_index(state)
-            if r != last:
-                last = r
-                rows.extend((engine.round_features(state, s), s) for s in range(n))
-            seat = engine.current_player(state)
-            action = agents[seat].act(None, _mask(engine, state), spec.view(state, seat))
-            engine.apply(state, int(action), seat)
+            play(spec, engine, state, agents, until=lambda st, r=r: engine.round_index(st) != r)
         final = engine.returns(state)
         xs.extend(f for f, _ in rows)
         ys.extend(final[s] for _, s in rows)
@@ -181,10 +177,7 @@ class Improver:
     def _rollout(self, state: Any, seat: int) -> tuple[float | None, np.ndarray | None]:
         engine, spec = self.engine, self.spec
         start = engine.round_index(state)
-        while not engine.is_over(state) and engine.round_index(state) == start:
-            s = engine.current_player(state)
-            action = self.agents[s].act(None, _mask(engine, state), spec.view(state, s))
-            engine.apply(state, int(action), s)
+        play(spec, engine, state, self.agents, until=lambda st: engine.round_index(st) != start)
         if engine.is_over(state):
             return float(engine.returns(state)[seat]), None
         return None, engine.round_features(state, seat)

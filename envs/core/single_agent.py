@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import gymnasium as gym
 import numpy as np
 
+from envs.core.loop import play
 from envs.core.registry import get_spec
 
 
@@ -199,28 +200,8 @@ class SelfPlayEnv(gym.Env):
 
     def _play_opponents(self) -> None:
         """Let every non-learner seat act until the learner must decide or the game ends."""
-        engine, state, spec = self.engine, self.state, self.spec_game
-        mask = self._mask
-        while not engine.is_over(state):
-            seat = engine.current_player(state)
-            agent = self.seat_agents[seat]
-            if agent is None:  # the learner's seat (or any seat with a shared policy)
-                if self.shared_policy:
-                    self.seat = seat
-                return
-            legal = engine.legal_actions(state)
-            if len(legal) == 1:
-                forced = getattr(agent, "act_forced", None)
-                if forced is not None and forced(int(legal[0])):  # e.g. a network: no forward
-                    engine.apply(state, int(legal[0]), seat)
-                    self.opponent_decisions += 1
-                    continue
-            mask[:] = 0
-            mask[legal] = 1
-            action = agent.act(
-                spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
-                mask,
-                spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
-            )
-            engine.apply(state, int(action), seat)
-            self.opponent_decisions += 1
+        self.opponent_decisions += play(
+            self.spec_game, self.engine, self.state, self.seat_agents, mask=self._mask
+        )
+        if self.shared_policy and not self.engine.is_over(self.state):
+            self.seat = self.engine.current_player(self.state)

@@ -1,0 +1,78 @@
+"""The one game loop: how a seat's decision is put to its agent and applied to the engine.
+
+Tournaments, lock-step batches, the self-play adapter, rollout improvement, human play and the
+benches all play through :func:`decide` and :func:`play`, so an agent sees the same thing
+whoever runs the game: the action mask, and the observation and ``view`` only if it reads them
+(``uses_observation`` / ``uses_view``, both True when absent). A move with one legal action is
+first offered to ``act_forced`` (an agent that can play it without looking returns True).
+
+An agent here is anything with ``act(observation, action_mask, view) -> int``: the engine layer
+names no player class (``agents/`` implements the protocol).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from envs.core.engine import CardArenaError, GameEngine
+
+
+class SeatAgent(Protocol):
+    """What the loop needs of a player (``agents.base.Agent`` implements it)."""
+
+    def act(self, observation: Any, action_mask: np.ndarray, view: Any) -> int: ...
+
+
+def decide(
+    spec: Any, engine: GameEngine, state: Any, seat: int, agent: SeatAgent, mask: np.ndarray
+) -> int:
+    """``agent``'s action for ``seat``; ``mask`` (int8, one entry per action) is filled here."""
+    legal = engine.legal_actions(state)
+    if len(legal) == 1:
+        forced = getattr(agent, "act_forced", None)
+        if forced is not None and forced(int(legal[0])):  # e.g. a network: no forward pass
+            return int(legal[0])
+    mask[:] = 0
+    mask[legal] = 1
+    action = agent.act(
+        spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
+        mask,
+        spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
+    )
+    try:
+        return int(action)
+    except (TypeError, ValueError):
+        name = getattr(agent, "name", type(agent).__name__)
+        raise CardArenaError(f"agent {name!r} returned {action!r}, not an action index") from None
+
+
+def play(
+    spec: Any,
+    engine: GameEngine,
+    state: Any,
+    agents: Sequence[SeatAgent | None],
+    until: Callable[[Any], bool] | None = None,
+    on_action: Callable[[int, int], None] | None = None,
+    mask: np.ndarray | None = None,
+) -> int:
+    """Play ``state`` on, each seat by its agent, until the game ends, ``until(state)`` holds
+    or the seat to act has no agent (None: a learner or a person decides it); returns the number
+    of decisions made. ``on_action(seat, action)`` is called after each one is applied; ``mask``
+    is a buffer to reuse (a caller that plays many short stretches saves the allocation)."""
+    if mask is None:
+        mask = np.zeros(engine.num_actions, dtype=np.int8)
+    made = 0
+    while not engine.is_over(state) and not (until is not None and until(state)):
+        seat = engine.current_player(state)
+        agent = agents[seat]
+        if agent is None:
+            break
+        action = decide(spec, engine, state, seat, agent, mask)
+        engine.apply(state, action, seat)
+        made += 1
+        if on_action is not None:
+            on_action(seat, action)
+    return made
