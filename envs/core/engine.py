@@ -85,7 +85,7 @@ def rng_from_dict(data: Any, field: str = "rng") -> np.random.Generator:
         )
     rng = np.random.Generator(getattr(np.random, name)())
     try:
-        rng.bit_generator.state = copy.deepcopy(data)
+        rng.bit_generator.state = data  # numpy copies the numbers out; data stays unshared
     except (TypeError, ValueError, KeyError, OverflowError, IndexError) as err:
         raise ConfigError(
             f"field {field!r} is not a valid {name} state ({err}); allowed: the "
@@ -220,6 +220,10 @@ class StateReader:
         value: Any = _MISSING,
     ) -> list[int]:
         items = self.list(field, length, max_len, value)
+        if all(type(v) is int for v in items) and (
+            not items or (low <= min(items) and max(items) <= high)
+        ):
+            return items  # the common case, checked at once
         return [self.int(f"{field}[{i}]", low, high, v) for i, v in enumerate(items)]
 
     def bools(self, field: str, length: int | None = None, value: Any = _MISSING) -> list[bool]:
@@ -232,7 +236,10 @@ class StateReader:
         """Seat indices (distinct unless ``unique`` is False)."""
         n = self.num_players
         items = self.list(field, max_len=n if max_len is None else max_len, value=value)
-        out = [self.seat(f"{field}[{i}]", value=v) for i, v in enumerate(items)]
+        if all(type(v) is int and 0 <= v < n for v in items):
+            out = items
+        else:
+            out = [self.seat(f"{field}[{i}]", value=v) for i, v in enumerate(items)]
         if unique and len(set(out)) != len(out):
             raise self.error(field, items, "distinct seats")
         return out
@@ -244,9 +251,17 @@ class StateReader:
         max_len: int | None = None,
         length: int | None = None,
         value: Any = _MISSING,
+        lookup: dict[str, int] | None = None,
     ) -> list[int]:
-        """Card codes as the engine's ints (``parse`` raises ConfigError for an unknown code)."""
+        """Card codes as the engine's ints (``parse`` raises ConfigError for an unknown code).
+
+        ``lookup`` (exact code -> int, only cards ``parse`` accepts) is a fast path for the
+        codes ``to_dict`` writes; anything else goes through ``parse``."""
         items = self.list(field, length, max_len, value)
+        if lookup is not None:
+            out = [lookup.get(c, -1) if type(c) is str else -1 for c in items]
+            if -1 not in out:
+                return out
         out = []
         for i, code in enumerate(items):
             if not isinstance(code, str):
@@ -426,7 +441,12 @@ class GameEngine(ABC, Generic[S]):
         ``current_player``) agree with the state. Only ``from_dict`` calls this, never play.
         """
         game = self.name
-        problem = self.conservation_error(state)
+        seen = [c for cards in self.card_zones(state).values() for c in cards]
+        seen.sort()
+        deck = self.__dict__.get("_sorted_deck")
+        if deck is None:
+            deck = self.__dict__["_sorted_deck"] = sorted(self.deck_codes())
+        problem = None if seen == deck else self.conservation_error(state)
         if problem is not None:
             raise ConfigError(
                 f"{game} state: the cards do not add up to the deck ({problem}); allowed: every "

@@ -395,7 +395,7 @@ class Flip6Game(GameEngine[Flip6State]):
         target = r.int("target_score", 1, 10_000)
         scores = r.ints("scores", 0, target + 100, length=n)
         table = [
-            r.cards(f"table[{s}]", parse_card, max_len=most, value=row)
+            r.cards(f"table[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=most, value=row)
             for s, row in enumerate(r.rows("table", n))
         ]
         status = [
@@ -413,7 +413,7 @@ class Flip6Game(GameEngine[Flip6State]):
                 values[s] |= 1 << c
         decision = r.choice("decision", DECISION_NAMES)
         decider = r.seat("decider", none=-1)
-        set_aside = r.cards("set_aside", parse_card, max_len=1)
+        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=1)
         stack = []
         for i, task in enumerate(r.list("pending", max_len=4)):
             kind, a, b = r.ints(f"pending[{i}]", 0, MAX_PLAYERS, length=3, value=task)
@@ -462,8 +462,8 @@ class Flip6Game(GameEngine[Flip6State]):
             rng=r.rng(),
             scores=scores,
             dealer=r.seat("dealer"),
-            draw_pile=r.cards("draw_pile", parse_card, max_len=most)[::-1],
-            discard_pile=r.cards("discard_pile", parse_card, max_len=most),
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
+            discard_pile=r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most),
             table=table,
             status=status,
             values=values,

@@ -639,7 +639,9 @@ class RatatatGame(GameEngine[RatatatState]):
         decider = r.seat("decider", none=-1)
         slots = []
         for s, row in enumerate(r.rows("rows", n)):
-            slots += r.cards(f"rows[{s}]", parse_card, length=SLOTS_PER_SEAT, value=row)
+            slots += r.cards(
+                f"rows[{s}]", parse_card, lookup=CODE_TO_CARD, length=SLOTS_PER_SEAT, value=row
+            )
         knowers = []
         for p, row in enumerate(r.rows("knowers", n)):
             r.list(f"knowers[{p}]", length=SLOTS_PER_SEAT, value=row)
@@ -651,12 +653,16 @@ class RatatatGame(GameEngine[RatatatState]):
         played = 0
         for s in r.seats("played"):
             played |= 1 << s
-        held = -1 if r.get("held") is None else r.cards("held", parse_card, value=[data["held"]])[0]
+        held = (
+            -1
+            if r.get("held") is None
+            else r.cards("held", parse_card, lookup=CODE_TO_CARD, value=[data["held"]])[0]
+        )
         held_public = r.bool("held_public")
         held_gen = r.int("held_gen", -1, pile_gen)
-        in_use = r.cards("in_use", parse_card, max_len=3)
-        set_aside = r.cards("set_aside", parse_card, max_len=most)
-        discard_pile = r.cards("discard_pile", parse_card, max_len=most)
+        in_use = r.cards("in_use", parse_card, lookup=CODE_TO_CARD, max_len=3)
+        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=most)
+        discard_pile = r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)
         knocker = -1 if r.get("knocker") is None else r.seat("knocker")
         turns = r.int("turns", 0, max_turns)
         scores = r.ints("scores", 0, 36 * num_rounds, length=n)
@@ -729,7 +735,7 @@ class RatatatGame(GameEngine[RatatatState]):
                     r.int(f"log[{i}][1]", 0, NUM_ACTIONS - 1, entry[1]),
                 )
             )
-        last_rows = r.cards("last_rows", parse_card, max_len=total)
+        last_rows = r.cards("last_rows", parse_card, lookup=CODE_TO_CARD, max_len=total)
         if len(last_rows) not in (0, total):
             raise r.error("last_rows", data["last_rows"], f"[] or the {total} cards of the rows")
         state = RatatatState(
@@ -742,7 +748,7 @@ class RatatatGame(GameEngine[RatatatState]):
             dealer=r.seat("dealer"),
             round_index=round_index,
             round_scores=round_scores,
-            draw_pile=r.cards("draw_pile", parse_card, max_len=most)[::-1],
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
             discard_pile=discard_pile,
             slots=slots,
             knowers=knowers,

@@ -565,7 +565,7 @@ class SevnGame(GameEngine[SevnState]):
         most = len(FULL_DECK)
         points = 10**7  # far above any total a game reaches
         table = [
-            r.cards(f"table[{s}]", parse_card, max_len=most, value=row)
+            r.cards(f"table[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=most, value=row)
             for s, row in enumerate(r.rows("table", n))
         ]
         status = [
@@ -583,7 +583,7 @@ class SevnGame(GameEngine[SevnState]):
                 values[s] |= 1 << c
         decision = r.choice("decision", DECISION_NAMES)
         decider = r.seat("decider", none=-1)
-        set_aside = r.cards("set_aside", parse_card, max_len=2)
+        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=2)
         queue = r.seats("pending", max_len=64, unique=False)
         scores = r.ints("scores", 0, points, length=n)
         target = r.int("target_score", 1, 100_000)
@@ -640,8 +640,8 @@ class SevnGame(GameEngine[SevnState]):
             rng=r.rng(),
             scores=scores,
             dealer=r.seat("dealer"),
-            draw_pile=r.cards("draw_pile", parse_card, max_len=most)[::-1],
-            discard_pile=r.cards("discard_pile", parse_card, max_len=most),
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
+            discard_pile=r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most),
             table=table,
             status=status,
             values=values,

@@ -132,6 +132,7 @@ CANCELS = (E_CANCEL_POINTS, E_CANCEL_EVENT, E_CANCEL_ANY)
 RAZOR, NOOSE, POISON, BOOTH, HARAKIRI = 0, 1, 2, 3, 4
 OBJECT_CODES = ["RAZOR", "NOOSE", "POISON", "BOOTH", "HARAKIRI"]
 NUM_OBJECT_TYPES = len(OBJECT_CODES)
+CODE_TO_OBJECT: dict[str, int] = {code: i for i, code in enumerate(OBJECT_CODES)}
 BASE_OBJECTS: list[int] = [RAZOR] * 4 + [NOOSE] * 4 + [POISON] * 4 + [BOOTH]
 PARTY_OBJECTS: list[int] = [RAZOR, NOOSE, POISON] + [HARAKIRI] * 5
 
@@ -309,6 +310,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             raise ConfigError(f"expansion must be True or False, got {expansion!r}")
         self.expansion = bool(expansion)
         self.action_deck: list[int] = BASE_DECK + (PARTY_DECK if self.expansion else [])
+        self._card_lookup = {CARD_IDS[c]: c for c in self.action_deck}  # from_dict's fast path
         self.object_deck: list[int] = BASE_OBJECTS + (
             PARTY_OBJECTS if self.num_players == 5 else []
         )
@@ -961,15 +963,19 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             raise r.error("expansion", data["expansion"], f"{self.expansion} (this game's)")
         most = len(self.action_deck)
         card = self.parse_card
+        lookup = self._card_lookup
         over = r.bool("over")
         turn = r.int("turn", 0, big)
         alive = r.bools("in_game", n)
         wp = r.ints("wp", 0, MAX_WP, length=n)
         hands = [
-            r.cards(f"hands[{s}]", card, most, value=h) for s, h in enumerate(r.rows("hands", n))
+            r.cards(f"hands[{s}]", card, most, value=h, lookup=lookup)
+            for s, h in enumerate(r.rows("hands", n))
         ]
         objects = [
-            r.cards(f"objects[{s}]", parse_object, len(self.object_deck), value=o)
+            r.cards(
+                f"objects[{s}]", parse_object, len(self.object_deck), value=o, lookup=CODE_TO_OBJECT
+            )
             for s, o in enumerate(r.rows("objects", n))
         ]
         lasting = []
@@ -1024,7 +1030,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         need = r.int("need", 0, n)
         res_active = r.bools("res_active", value=r.list("res_active", max_len=len(table)))
         res_idx = r.int("res_idx", 0, most)  # not reset when the table is cleared
-        discard_pile = r.cards("discard_pile", card, most)
+        discard_pile = r.cards("discard_pile", card, most, lookup=lookup)
         discard_left = r.int("discard_left", 0, most)
         discard_mark = r.int("discard_mark", 0, len(discard_pile))
         winners = r.seats("winners")
@@ -1069,9 +1075,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             wp=wp,
             alive=alive,
             hands=hands,
-            draw_pile=r.cards("draw_pile", card, most)[::-1],
+            draw_pile=r.cards("draw_pile", card, most, lookup=lookup)[::-1],
             discard_pile=discard_pile,
-            object_pile=r.cards("object_pile", parse_object, len(self.object_deck))[::-1],
+            object_pile=r.cards(
+                "object_pile", parse_object, len(self.object_deck), lookup=CODE_TO_OBJECT
+            )[::-1],
             objects=objects,
             lasting=lasting,
             known_by=known_by,

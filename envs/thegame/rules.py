@@ -57,6 +57,7 @@ NUM_CARDS = HIGHEST - LOWEST + 1  # 98
 FULL_DECK: list[int] = list(range(LOWEST, HIGHEST + 1))
 #: index = card value; codes "2".."99" (0, 1, 100 are foundation values, never cards)
 CARD_CODES: list[str] = [str(v) for v in range(HIGHEST + 2)]
+CODE_TO_CARD: dict[str, int] = {CARD_CODES[v]: v for v in FULL_DECK}
 NUM_PILES = 4
 ASCENDING = (True, True, False, False)
 FOUNDATIONS = (1, 1, 100, 100)
@@ -374,7 +375,11 @@ class TheGame(GameEngine[TheGameState]):
         n = r.num_players
         hand_size = r.int("hand_size", self.hand_size, self.hand_size)
         hands = [
-            sorted(r.cards(f"hands[{s}]", parse_card, max_len=hand_size, value=hand))
+            sorted(
+                r.cards(
+                    f"hands[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=hand_size, value=hand
+                )
+            )
             for s, hand in enumerate(r.rows("hands", n))
         ]
         try:
@@ -410,7 +415,9 @@ class TheGame(GameEngine[TheGameState]):
             signals_on=r.bool("signals_on"),
             rng=r.rng(),
             hands=hands,
-            draw_pile=r.cards("draw_pile", parse_card, max_len=NUM_CARDS)[::-1],
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=NUM_CARDS)[
+                ::-1
+            ],
             piles=piles,
             tops=tops,
             current=current,
