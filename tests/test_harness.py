@@ -463,9 +463,9 @@ def assert_same_course(a: CardGameEnv, b: CardGameEnv, actions: list[int], where
     """Step both envs with ``actions`` then step everyone out; they must agree throughout.
 
     Step rewards (``env.rewards``) must match once both have stepped (the reward of the step
-    before the save is AEC bookkeeping that ``to_dict`` does not hold: it matters for games with
-    running rewards); ``last()``'s reward is compared without the part an agent had not collected
-    before the save.
+    before the save is AEC bookkeeping, which ``to_dict`` holds under ``aec`` and
+    ``tests/test_from_dict.py`` checks); ``last()``'s reward is compared without the part an
+    agent had not collected before the save.
     """
     actions = list(actions)
     for step in range(MAX_DECISIONS):

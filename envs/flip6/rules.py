@@ -456,6 +456,8 @@ class Flip6Game(GameEngine[Flip6State]):
                 raise r.error(
                     "set_aside", data["set_aside"], f"the card decision {data['decision']!r} aims"
                 )
+            if decision == TURN and stack:
+                raise r.error("pending", data["pending"], "[] when a turn is offered (F6)")
         state = Flip6State(
             num_players=n,
             target_score=target,

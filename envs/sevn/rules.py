@@ -613,6 +613,10 @@ class SevnGame(GameEngine[SevnState]):
                 raise r.error(
                     "decider", data["decider"], "a seat still in the hand holding a decision"
                 )
+            if decision == TURN and (queue or r.int("deal_pos", 0, n) != n):
+                raise r.error(
+                    "pending", data["pending"], "[] and the deal over when a turn is offered (S8)"
+                )
             if decision == FORK_CHOICE:
                 ok = len(set_aside) == 2 and FORK in table[decider]
             elif decision == KEEP_BALLAST:

@@ -396,6 +396,17 @@ class TheGame(GameEngine[TheGameState]):
             raise r.error("won", won, f"true exactly when all {NUM_CARDS} cards are on the piles")
         if over != (current == -1):
             raise r.error("current", current, "-1 exactly when the game is over")
+        draw_pile = r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=NUM_CARDS)
+        if draw_pile and not over:  # G6: everyone drew back up while the pile lasted
+            for s, hand in enumerate(hands):
+                want = hand_size - (played if s == current else 0)
+                if len(hand) != want:
+                    raise r.error(
+                        f"hands[{s}]",
+                        data["hands"][s],
+                        f"{want} cards (a full hand, less what the current seat played this "
+                        f"turn, while the draw pile lasts)",
+                    )
         if not over and played < minimum and not can_play(hands[current], tops):
             raise r.error(
                 "current",
@@ -415,9 +426,7 @@ class TheGame(GameEngine[TheGameState]):
             signals_on=r.bool("signals_on"),
             rng=r.rng(),
             hands=hands,
-            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=NUM_CARDS)[
-                ::-1
-            ],
+            draw_pile=draw_pile[::-1],
             piles=piles,
             tops=tops,
             current=current,
