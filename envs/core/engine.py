@@ -73,14 +73,15 @@ def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
 BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 
 
-def rng_from_dict(data: Any, field: str = "rng") -> np.random.Generator:
+def rng_from_dict(data: Any, field: str = "rng", where: str = "") -> np.random.Generator:
     """A generator in exactly the state :func:`rng_to_dict` saved (for ``from_dict``).
 
-    Raises ConfigError for anything but the state of one of numpy's bit generators."""
+    Raises ConfigError (``where`` prefixes the message) for anything but the state of one of
+    numpy's bit generators."""
     name = data.get("bit_generator") if isinstance(data, dict) else None
     if name not in BIT_GENERATORS:
         raise ConfigError(
-            f"field {field!r} is {_show(data)}; allowed: a numpy bit generator state "
+            f"{where}field {field!r} is {_show(data)}; allowed: a numpy bit generator state "
             f"(rng.bit_generator.state) naming one of {list(BIT_GENERATORS)}"
         )
     rng = np.random.Generator(getattr(np.random, name)())
@@ -88,7 +89,7 @@ def rng_from_dict(data: Any, field: str = "rng") -> np.random.Generator:
         rng.bit_generator.state = data  # numpy copies the numbers out; data stays unshared
     except (TypeError, ValueError, KeyError, OverflowError, IndexError) as err:
         raise ConfigError(
-            f"field {field!r} is not a valid {name} state ({err}); allowed: the "
+            f"{where}field {field!r} is not a valid {name} state ({err}); allowed: the "
             f"rng.bit_generator.state that to_dict() wrote"
         ) from None
     return rng
@@ -292,7 +293,7 @@ class StateReader:
         return [float(v) for v in items]
 
     def rng(self, field: str = "rng") -> np.random.Generator:
-        return rng_from_dict(self.get(field), f"{self.game} state: {field}")
+        return rng_from_dict(self.get(field), field, f"{self.game} state: ")
 
 
 def standing_features(scores: list[int], seat: int, dealer: int, target: float) -> np.ndarray:
