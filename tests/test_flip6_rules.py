@@ -19,7 +19,7 @@ import pytest
 
 import envs
 from envs.core import CardGameEnv, ConfigError, GameOverError, IllegalActionError, OutOfTurnError
-from envs.flip6.rules import HIT, STAY, TARGET0, Flip6Game, round_score
+from envs.flip6.rules import FLIP3, HIT, STAY, TARGET0, Flip6Game, parse_card, round_score
 
 NUMBERS = ["ZERO", "1", "2", "3", "4", "5", "6"]
 SPECIALS = ["EXTRA_LIFE", "FREEZE", "FLIP3", "DOUBLE"]
@@ -533,7 +533,10 @@ def test_F12_flip3_only_targets_players_still_in_round() -> None:
 
 
 def test_F12_nested_flip3_is_resolved_before_the_outer_sequence_goes_on() -> None:
-    """The deck has one FLIP3, so the nested case needs a doctored state (a 2nd FLIP3 on the pile)."""
+    """The deck has one FLIP3, so the nested case needs a doctored state (a 2nd FLIP3 on the pile).
+
+    from_dict refuses such a state (the cards no longer add up to the deck), so the doctoring is
+    done on the state object itself."""
     g = Flip6Game(num_players=4)
     s = g.new_game(
         np.random.default_rng(0),
@@ -542,7 +545,9 @@ def test_F12_nested_flip3_is_resolved_before_the_outer_sequence_goes_on() -> Non
     data = g.to_dict(s)
     assert data["draw_pile"][:3] == ["FLIP3", "1", "EXTRA_LIFE"]
     data["draw_pile"][2] = "FLIP3"
-    s = g.from_dict(data)
+    with pytest.raises(ConfigError, match="do not add up to the deck"):
+        g.from_dict(data)
+    s.draw_pile[-3] = FLIP3  # the top of the pile is the end of the list
     g.apply(s, HIT, seat=1)  # outer FLIP3
     g.apply(s, target(2), seat=1)  # seat 2 draws 1, then the inner FLIP3
     assert g.to_dict(s)["table"][2] == ["5", "FLIP3", "1"]
@@ -622,11 +627,11 @@ def test_F13_double(deck: list[str], moves: list[str], scores: list[int], round_
     ],
 )
 def test_F14_round_score(cards: list[str], flip6: bool, expected: int) -> None:
+    # the row is set on the state object: from_dict refuses cards the deck does not hold
     g = Flip6Game(num_players=3)
-    data = g.to_dict(g.new_game(np.random.default_rng(0), {"deck": ["4", "5", "6"]}))
-    data["draw_pile"] += data["table"][1]
-    data["table"][1] = list(cards)
-    s = g.from_dict(data)
+    s = g.new_game(np.random.default_rng(0), {"deck": ["4", "5", "6"]})
+    s.table[1] = [parse_card(c) for c in cards]
+    s.has_double[1] = "DOUBLE" in cards
     assert round_score(s, 1, flip6=flip6) == expected
 
 

@@ -18,9 +18,19 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.core.engine import CardArenaError, ConfigError, GameEngine, GameOverError
+from envs.core.engine import (
+    CardArenaError,
+    ConfigError,
+    GameEngine,
+    GameOverError,
+    StateReader,
+)
 
 _SEED_BOUND = 2**63
+#: the key of ``to_dict`` holding the AEC bookkeeping (rewards still owed)
+AEC_KEY = "aec"
+#: no reward of the suite comes near this; a saved one beyond it is refused
+_REWARD_BOUND = 1e6
 #: legal-action lists up to this long are written into the mask one by one (cheaper than put)
 _SCALAR_MASK = 6
 
@@ -262,16 +272,46 @@ class CardGameEnv(AECEnv):
         return self.spec.view(self.state_obj, seat)
 
     def to_dict(self) -> dict[str, Any]:
+        """The engine's ``to_dict`` plus ``aec``: the rewards this env still owes its agents
+        (``rewards`` of the last step and the ``cumulative_rewards`` not yet collected by
+        ``last()``, per seat), so that a payoff is not lost across a save."""
         if self.state_obj is None:
             raise CardArenaError(f"{self.spec.name}: nothing to save before reset().")
-        return self.game.to_dict(self.state_obj)
+        data = self.game.to_dict(self.state_obj)
+        data[AEC_KEY] = {
+            "rewards": [float(self.rewards.get(a, 0.0)) for a in self.possible_agents],
+            "cumulative_rewards": [
+                float(self._cumulative_rewards.get(a, 0.0)) for a in self.possible_agents
+            ],
+        }
+        return data
 
     def from_dict(self, data: dict[str, Any]) -> None:
-        """Restore a state saved by :meth:`to_dict`; play continues exactly as it would have."""
+        """Restore a state saved by :meth:`to_dict`; play continues exactly as it would have.
+
+        An engine state without ``aec`` (``game.to_dict()``) loads with nothing owed. Raises
+        ConfigError, naming the field, for an impossible state; the env is unchanged then."""
+        owed = None
+        if isinstance(data, dict) and AEC_KEY in data:
+            reader = StateReader(self.game, data)
+            aec = reader.get(AEC_KEY)
+            if not isinstance(aec, dict) or set(aec) != {"rewards", "cumulative_rewards"}:
+                raise reader.error(AEC_KEY, aec, "{'rewards': [...], 'cumulative_rewards': [...]}")
+            n = self.game.num_players
+            owed = [
+                reader.floats(f"{AEC_KEY}.{key}", _REWARD_BOUND, n, aec[key])
+                for key in ("rewards", "cumulative_rewards")
+            ]
+            data = {k: v for k, v in data.items() if k != AEC_KEY}
         self.state_obj = self.game.from_dict(data)
         if self._reset_rng is None:
             self._reset_rng = np.random.default_rng()
         self._sync_after_load()
+        if owed is not None:
+            agents = self.possible_agents
+            self.rewards = dict(zip(agents, owed[0], strict=True))
+            self._cumulative_rewards = dict(zip(agents, owed[1], strict=True))
+            self._rewards_zero = not any(owed[0])
 
     def __str__(self) -> str:
         return self.metadata["name"]

@@ -30,9 +30,9 @@ from envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
+    StateReader,
     check_int,
     check_scores,
-    rng_from_dict,
     rng_to_dict,
     stack_deck,
     standing_features,
@@ -388,42 +388,101 @@ class Flip6Game(GameEngine[Flip6State]):
         }
 
     def from_dict(self, data: dict[str, Any]) -> Flip6State:
-        n = int(data["num_players"])
-        if n != self.num_players:
-            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        rng = rng_from_dict(data["rng"])
-        table = [[parse_card(c) for c in cards] for cards in data["table"]]
-        status = [STATUS_NAMES.index(s) for s in data["status"]]
+        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
+        r = StateReader(self, data)
+        n = r.num_players
+        most = len(FULL_DECK)
+        target = r.int("target_score", 1, 10_000)
+        scores = r.ints("scores", 0, target + 100, length=n)
+        table = [
+            r.cards(f"table[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=most, value=row)
+            for s, row in enumerate(r.rows("table", n))
+        ]
+        status = [
+            r.choice(f"status[{s}]", STATUS_NAMES, v)
+            for s, v in enumerate(r.list("status", length=n))
+        ]
         values = [0] * n
         for s, cards in enumerate(table):
-            if status[s] != BUSTED:  # a busted player's duplicate is on the table too
-                for c in cards:
-                    if c <= 6:
-                        values[s] |= 1 << c
-        return Flip6State(
+            numbers = [c for c in cards if c <= 6]
+            if status[s] != BUSTED and len(set(numbers)) != len(numbers):
+                raise r.error(
+                    f"table[{s}]", data["table"][s], "each number value at most once unless busted"
+                )
+            for c in numbers:  # a busted player's duplicate is on the table too
+                values[s] |= 1 << c
+        decision = r.choice("decision", DECISION_NAMES)
+        decider = r.seat("decider", none=-1)
+        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=1)
+        stack = []
+        for i, task in enumerate(r.list("pending", max_len=4)):
+            kind, a, b = r.ints(f"pending[{i}]", 0, MAX_PLAYERS, length=3, value=task)
+            if kind == TASK_DEAL and (i != 0 or b != 0):
+                raise r.error(f"pending[{i}]", task, "the deal [0, seats dealt, 0] at the bottom")
+            if kind == TASK_FLIP3 and (a >= n or not 1 <= b <= 3):
+                raise r.error(f"pending[{i}]", task, "FLIP3 draws [1, seat, 1..3]")
+            if kind > TASK_FLIP3:
+                raise r.error(f"pending[{i}]", task, "[0, seats dealt, 0] or [1, seat, 1..3]")
+            stack.append((kind, a, b))
+        over = r.bool("over")
+        winners = r.seats("winners")
+        if over:
+            best = max(scores)
+            if (
+                decision != NO_DECISION
+                or decider != -1
+                or set_aside
+                or stack
+                or best < target
+                or winners != [s for s in range(n) if scores[s] == best]
+            ):
+                raise r.error(
+                    "over",
+                    True,
+                    "an ended game with decision 'none', decider -1, nothing set aside or "
+                    "pending, and winners the seats at the top score (at least target_score)",
+                )
+        else:
+            if winners or max(scores) >= target:
+                raise r.error("winners", data["winners"], "[] and every score under target_score")
+            need = {TURN: None, TARGET_FREEZE: FREEZE, TARGET_FLIP3: FLIP3}.get(decision, -1)
+            if need == -1 or decider < 0 or status[decider] != IN_ROUND:
+                raise r.error(
+                    "decider",
+                    data["decider"],
+                    "a seat still in the round holding a decision other than 'none'",
+                )
+            if set_aside != ([] if need is None else [need]):
+                raise r.error(
+                    "set_aside", data["set_aside"], f"the card decision {data['decision']!r} aims"
+                )
+            if decision == TURN and stack:
+                raise r.error("pending", data["pending"], "[] when a turn is offered (F6)")
+        state = Flip6State(
             num_players=n,
-            target_score=int(data["target_score"]),
-            rng=rng,
-            scores=[int(s) for s in data["scores"]],
-            dealer=int(data["dealer"]),
-            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
-            discard_pile=[parse_card(c) for c in data["discard_pile"]],
+            target_score=target,
+            rng=r.rng(),
+            scores=scores,
+            dealer=r.seat("dealer"),
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
+            discard_pile=r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most),
             table=table,
             status=status,
             values=values,
             has_life=[EXTRA_LIFE in cards for cards in table],
             has_double=[DOUBLE in cards for cards in table],
-            set_aside=[parse_card(c) for c in data["set_aside"]],
-            stack=[(int(k), int(a), int(b)) for k, a, b in data["pending"]],
-            decision=DECISION_NAMES.index(data["decision"]),
-            decider=int(data["decider"]),
-            next_turn=int(data["next_turn"]),
-            winners=[int(s) for s in data["winners"]],
-            over=bool(data["over"]),
-            round_index=int(data["round_index"]),
-            flip6_seat=int(data["flip6_seat"]),
-            decisions=int(data["decisions"]),
+            set_aside=set_aside,
+            stack=stack,
+            decision=decision,
+            decider=decider,
+            next_turn=r.seat("next_turn"),
+            winners=winners,
+            over=over,
+            round_index=r.int("round_index", 0, 10**9),
+            flip6_seat=r.seat("flip6_seat", none=-1),
+            decisions=r.int("decisions", 0, 10**12),
         )
+        return self.check_loaded(state, r, derived=("current_player",))
 
     # ---- invariants ------------------------------------------------------------------------------
     def card_zones(self, state: Flip6State) -> dict[str, list[str]]:

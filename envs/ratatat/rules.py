@@ -48,9 +48,9 @@ from envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
+    StateReader,
     check_int,
     check_scores,
-    rng_from_dict,
     rng_to_dict,
     stack_deck,
     standing_features,
@@ -622,59 +622,159 @@ class RatatatGame(GameEngine[RatatatState]):
         }
 
     def from_dict(self, data: dict[str, Any]) -> RatatatState:
-        n = int(data["num_players"])
-        if n != self.num_players:
-            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        rng = rng_from_dict(data["rng"])
+        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
+        r = StateReader(self, data)
+        n = r.num_players
+        total = n * SLOTS_PER_SEAT
+        most = len(FULL_DECK)
+        big = 10**12  # decision counters
+        max_turns = r.int("max_turns", 1, 100_000)
+        num_rounds = r.int("num_rounds", 1, 1000)
+        memory = r.choice("memory", MEMORY_MODES)
+        over = r.bool("over")
+        round_index = r.int("round_index", 0, num_rounds)
+        decisions = r.int("decisions", 0, big)
+        pile_gen = r.int("pile_gen", 0, big)
+        decision = r.choice("decision", DECISION_NAMES)
+        decider = r.seat("decider", none=-1)
+        slots = []
+        for s, row in enumerate(r.rows("rows", n)):
+            slots += r.cards(
+                f"rows[{s}]", parse_card, lookup=CODE_TO_CARD, length=SLOTS_PER_SEAT, value=row
+            )
         knowers = []
-        for row in data["knowers"]:
-            for seats in row:
+        for p, row in enumerate(r.rows("knowers", n)):
+            r.list(f"knowers[{p}]", length=SLOTS_PER_SEAT, value=row)
+            for k, seats in enumerate(row):
                 mask = 0
-                for s in seats:
-                    mask |= 1 << int(s)
+                for s in r.seats(f"knowers[{p}][{k}]", value=seats):
+                    mask |= 1 << s
                 knowers.append(mask)
-        memory = data["memory"]
-        if memory not in MEMORY_MODES:
-            raise ConfigError(f"memory must be one of {MEMORY_MODES}, got {memory!r}")
         played = 0
-        for s in data["played"]:
-            played |= 1 << int(s)
-        return RatatatState(
-            num_players=n,
-            max_turns=int(data["max_turns"]),
-            num_rounds=int(data["num_rounds"]),
-            memory=MEMORY_MODES.index(memory),
-            rng=rng,
-            scores=[int(s) for s in data["scores"]],
-            dealer=int(data["dealer"]),
-            round_index=int(data["round_index"]),
-            round_scores=[[int(x) for x in r] for r in data["round_scores"]],
-            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
-            discard_pile=[parse_card(c) for c in data["discard_pile"]],
-            slots=[parse_card(c) for row in data["rows"] for c in row],
-            knowers=knowers,
-            gens=[int(g) for g in data["gens"]],
-            seen_at=[int(x) for x in data["seen_at"]],
-            changed_at=[int(x) for x in data["changed_at"]],
-            last_decided=[int(x) for x in data["last_decided"]],
-            held=-1 if data["held"] is None else parse_card(data["held"]),
-            held_public=bool(data["held_public"]),
-            held_gen=int(data["held_gen"]),
-            in_use=[parse_card(c) for c in data["in_use"]],
-            set_aside=[parse_card(c) for c in data["set_aside"]],
-            pile_gen=int(data["pile_gen"]),
-            decision=DECISION_NAMES.index(data["decision"]),
-            decider=int(data["decider"]),
-            turns=int(data["turns"]),
-            played=played,
-            knocker=-1 if data["knocker"] is None else int(data["knocker"]),
-            last_rows=[parse_card(c) for c in data["last_rows"]],
-            last_knocker=int(data["last_knocker"]),
-            log=[(int(s), int(a)) for s, a in data["log"]],
-            winners=[int(s) for s in data["winners"]],
-            over=bool(data["over"]),
-            decisions=int(data["decisions"]),
+        for s in r.seats("played"):
+            played |= 1 << s
+        held = (
+            -1
+            if r.get("held") is None
+            else r.cards("held", parse_card, lookup=CODE_TO_CARD, value=[data["held"]])[0]
         )
+        held_public = r.bool("held_public")
+        held_gen = r.int("held_gen", -1, pile_gen)
+        in_use = r.cards("in_use", parse_card, lookup=CODE_TO_CARD, max_len=3)
+        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=most)
+        discard_pile = r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)
+        knocker = -1 if r.get("knocker") is None else r.seat("knocker")
+        turns = r.int("turns", 0, max_turns)
+        scores = r.ints("scores", 0, 36 * num_rounds, length=n)
+        winners = r.seats("winners")
+        if any(c < SWAP_CARD for c in in_use + set_aside):
+            raise r.error("in_use", data["in_use"], "specials only (and so for set_aside)")
+        if over:
+            best = min(scores)
+            if (
+                decision != NO_DECISION
+                or decider != -1
+                or held != -1
+                or in_use
+                or round_index != num_rounds
+                or winners != [s for s in range(n) if scores[s] == best]
+            ):
+                raise r.error(
+                    "over",
+                    True,
+                    "an ended game after the last round with decision 'none', decider -1, no "
+                    "card in hand or in use, and winners the seats at the lowest total",
+                )
+        else:
+            if winners or set_aside or round_index >= num_rounds or turns >= max_turns:
+                raise r.error(
+                    "over",
+                    False,
+                    "a running game has no winners, nothing set aside, round_index under "
+                    "num_rounds and turns under max_turns",
+                )
+            if decision == NO_DECISION or decider < 0:
+                raise r.error("decider", data["decider"], "a seat holding a decision")
+            in_hand = decision in (TAKE_SLOT, DRAWN, DRAW_TWO_EXTRA)
+            if in_hand != (held >= 0) or (held >= 0 and held_public != (decision == TAKE_SLOT)):
+                raise r.error(
+                    "held",
+                    data["held"],
+                    "a card exactly in decisions take_slot (a number taken from the discard "
+                    "pile, held_public) and drawn_card / draw_two_extra (drawn, not public)",
+                )
+            if decision == TAKE_SLOT and held >= SWAP_CARD:
+                raise r.error("held", data["held"], "a number card (a special cannot be taken)")
+            need = {
+                SWAP_TARGET: SWAP_CARD,
+                PEEK_SLOT: PEEK_CARD,
+                DRAW_TWO_EXTRA: DRAW_TWO_CARD,
+            }.get(decision)
+            if (need is not None and in_use[-1:] != [need]) or (
+                decision in (TURN, KNOCK_CHOICE, TAKE_SLOT) and in_use
+            ):
+                raise r.error("in_use", data["in_use"], f"what decision {data['decision']!r} uses")
+            if decision == TURN and not discard_pile:
+                raise r.error("discard_pile", [], "a face-up card to start a turn (R6)")
+            if decision == KNOCK_CHOICE and (knocker >= 0 or played != (1 << n) - 1):
+                raise r.error(
+                    "knocker", data["knocker"], "null while knock is offered (everyone played)"
+                )
+        if held < 0 and held_public:
+            raise r.error("held_public", held_public, "false when no card is held")
+        round_scores = [
+            r.ints(f"round_scores[{i}]", 0, 36, length=n, value=row)
+            for i, row in enumerate(r.list("round_scores", max_len=round_index))
+        ]
+        log = []
+        for i, entry in enumerate(r.list("log", max_len=24)):
+            r.list(f"log[{i}]", length=2, value=entry)
+            log.append(
+                (
+                    r.seat(f"log[{i}][0]", value=entry[0]),
+                    r.int(f"log[{i}][1]", 0, NUM_ACTIONS - 1, entry[1]),
+                )
+            )
+        last_rows = r.cards("last_rows", parse_card, lookup=CODE_TO_CARD, max_len=total)
+        if len(last_rows) not in (0, total):
+            raise r.error("last_rows", data["last_rows"], f"[] or the {total} cards of the rows")
+        state = RatatatState(
+            num_players=n,
+            max_turns=max_turns,
+            num_rounds=num_rounds,
+            memory=memory,
+            rng=r.rng(),
+            scores=scores,
+            dealer=r.seat("dealer"),
+            round_index=round_index,
+            round_scores=round_scores,
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
+            discard_pile=discard_pile,
+            slots=slots,
+            knowers=knowers,
+            gens=r.ints("gens", -1, pile_gen, length=total),
+            seen_at=r.ints("seen_at", 0, decisions, length=n * total),
+            changed_at=r.ints("changed_at", 0, decisions, length=total),
+            last_decided=r.ints("last_decided", 0, decisions, length=n),
+            held=held,
+            held_public=held_public,
+            held_gen=held_gen,
+            in_use=in_use,
+            set_aside=set_aside,
+            pile_gen=pile_gen,
+            decision=decision,
+            decider=decider,
+            turns=turns,
+            played=played,
+            knocker=knocker,
+            last_rows=last_rows,
+            last_knocker=r.seat("last_knocker", none=-1),
+            log=log,
+            winners=winners,
+            over=over,
+            decisions=decisions,
+        )
+        return self.check_loaded(state, r, derived=("current_player",))
 
     # ---- invariants ------------------------------------------------------------------------------
     def card_zones(self, state: RatatatState) -> dict[str, list[str]]:

@@ -49,9 +49,9 @@ from envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
+    StateReader,
     check_int,
     check_scores,
-    rng_from_dict,
     rng_to_dict,
     stack_deck,
     standing_features,
@@ -559,43 +559,113 @@ class SevnGame(GameEngine[SevnState]):
         }
 
     def from_dict(self, data: dict[str, Any]) -> SevnState:
-        n = int(data["num_players"])
-        if n != self.num_players:
-            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        rng = rng_from_dict(data["rng"])
-        table = [[parse_card(c) for c in cards] for cards in data["table"]]
+        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
+        r = StateReader(self, data)
+        n = r.num_players
+        most = len(FULL_DECK)
+        points = 10**7  # far above any total a game reaches
+        table = [
+            r.cards(f"table[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=most, value=row)
+            for s, row in enumerate(r.rows("table", n))
+        ]
+        status = [
+            r.choice(f"status[{s}]", STATUS_NAMES, v)
+            for s, v in enumerate(r.list("status", length=n))
+        ]
         values = [0] * n
         for s, cards in enumerate(table):
-            for c in cards:  # a busted row's duplicate sets a bit already set
-                if c <= LAST_VALUE_CARD:
-                    values[s] |= 1 << c
-        return SevnState(
+            held = [c for c in cards if c <= LAST_VALUE_CARD]
+            if status[s] != BUSTED and len(set(held)) != len(held):
+                raise r.error(
+                    f"table[{s}]", data["table"][s], "each value at most once unless busted"
+                )
+            for c in held:  # a busted row's duplicate sets a bit already set
+                values[s] |= 1 << c
+        decision = r.choice("decision", DECISION_NAMES)
+        decider = r.seat("decider", none=-1)
+        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=2)
+        queue = r.seats("pending", max_len=64, unique=False)
+        scores = r.ints("scores", 0, points, length=n)
+        target = r.int("target_score", 1, 100_000)
+        over = r.bool("over")
+        winners = r.seats("winners")
+        if over:
+            best = max(scores)
+            if (
+                decision != NO_DECISION
+                or decider != -1
+                or set_aside
+                or queue
+                or best < target
+                or winners != [s for s in range(n) if scores[s] == best]
+                or len(winners) != 1
+            ):
+                raise r.error(
+                    "over",
+                    True,
+                    "an ended game with decision 'none', decider -1, nothing set aside or "
+                    "pending, and the one seat at the top score (at least target_score) the winner",
+                )
+        else:
+            if winners:
+                raise r.error("winners", data["winners"], "[] while the game runs")
+            if decision == NO_DECISION or decider < 0 or status[decider] != IN_HAND:
+                raise r.error(
+                    "decider", data["decider"], "a seat still in the hand holding a decision"
+                )
+            if decision == TURN and (queue or r.int("deal_pos", 0, n) != n):
+                raise r.error(
+                    "pending", data["pending"], "[] and the deal over when a turn is offered (S8)"
+                )
+            if decision == FORK_CHOICE:
+                ok = len(set_aside) == 2 and FORK in table[decider]
+            elif decision == KEEP_BALLAST:
+                ok = len(set_aside) == 1 and BALLAST_M2 <= set_aside[0] <= BALLAST_M6
+            else:
+                want = {
+                    TURN: [],
+                    TARGET_FREEZE: [FREEZE],
+                    TARGET_FLIP_THREE: [FLIP_THREE],
+                    TARGET_SECOND_CHANCE: [SECOND_CHANCE],
+                }[decision]
+                ok = set_aside == want
+                if decision == TARGET_SECOND_CHANCE and SECOND_CHANCE not in table[decider]:
+                    ok = False
+            if not ok:
+                raise r.error(
+                    "set_aside",
+                    data["set_aside"],
+                    f"the card(s) decision {data['decision']!r} is about (FORK: the two revealed "
+                    f"cards; SECOND_CHANCE: the drawer holds one already)",
+                )
+        state = SevnState(
             num_players=n,
-            target_score=int(data["target_score"]),
-            rng=rng,
-            scores=[int(s) for s in data["scores"]],
-            dealer=int(data["dealer"]),
-            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
-            discard_pile=[parse_card(c) for c in data["discard_pile"]],
+            target_score=target,
+            rng=r.rng(),
+            scores=scores,
+            dealer=r.seat("dealer"),
+            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
+            discard_pile=r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most),
             table=table,
-            status=[STATUS_NAMES.index(s) for s in data["status"]],
+            status=status,
             values=values,
             has_second_chance=[SECOND_CHANCE in cards for cards in table],
             has_x2=[X2 in cards for cards in table],
-            set_aside=[parse_card(c) for c in data["set_aside"]],
-            queue=[int(s) for s in data["pending"]],
-            deal_pos=int(data["deal_pos"]),
-            decision=DECISION_NAMES.index(data["decision"]),
-            decider=int(data["decider"]),
-            next_turn=int(data["next_turn"]),
-            banked=[int(b) for b in data["banked"]],
-            last_banked=[int(b) for b in data["last_banked"]],
-            last_sevn=int(data["last_sevn"]),
-            winners=[int(s) for s in data["winners"]],
-            over=bool(data["over"]),
-            hand_index=int(data["hand_index"]),
-            decisions=int(data["decisions"]),
+            set_aside=set_aside,
+            queue=queue,
+            deal_pos=r.int("deal_pos", 0, n),
+            decision=decision,
+            decider=decider,
+            next_turn=r.seat("next_turn"),
+            banked=r.ints("banked", -1, points, length=n),
+            last_banked=r.ints("last_banked", -1, points, length=n),
+            last_sevn=r.seat("last_sevn", none=-1),
+            winners=winners,
+            over=over,
+            hand_index=r.int("hand_index", 0, 10**9),
+            decisions=r.int("decisions", 0, 10**12),
         )
+        return self.check_loaded(state, r, derived=("current_player",))
 
     # ---- invariants ------------------------------------------------------------------------------
     def card_zones(self, state: SevnState) -> dict[str, list[str]]:

@@ -68,8 +68,8 @@ from envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
+    StateReader,
     check_int,
-    rng_from_dict,
     rng_to_dict,
     stack_deck,
 )
@@ -132,6 +132,7 @@ CANCELS = (E_CANCEL_POINTS, E_CANCEL_EVENT, E_CANCEL_ANY)
 RAZOR, NOOSE, POISON, BOOTH, HARAKIRI = 0, 1, 2, 3, 4
 OBJECT_CODES = ["RAZOR", "NOOSE", "POISON", "BOOTH", "HARAKIRI"]
 NUM_OBJECT_TYPES = len(OBJECT_CODES)
+CODE_TO_OBJECT: dict[str, int] = {code: i for i, code in enumerate(OBJECT_CODES)}
 BASE_OBJECTS: list[int] = [RAZOR] * 4 + [NOOSE] * 4 + [POISON] * 4 + [BOOTH]
 PARTY_OBJECTS: list[int] = [RAZOR, NOOSE, POISON] + [HARAKIRI] * 5
 
@@ -309,6 +310,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             raise ConfigError(f"expansion must be True or False, got {expansion!r}")
         self.expansion = bool(expansion)
         self.action_deck: list[int] = BASE_DECK + (PARTY_DECK if self.expansion else [])
+        self._card_lookup = {CARD_IDS[c]: c for c in self.action_deck}  # from_dict's fast path
         self.object_deck: list[int] = BASE_OBJECTS + (
             PARTY_OBJECTS if self.num_players == 5 else []
         )
@@ -951,65 +953,249 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         }
 
     def from_dict(self, data: dict[str, Any]) -> SuicidiumState:
-        n = int(data["num_players"])
-        if n != self.num_players:
-            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        if data["mode"] != MODE_NAMES[self.mode] or bool(data["expansion"]) != self.expansion:
-            raise ConfigError(
-                f"state is for mode={data['mode']} expansion={data['expansion']}, this game "
-                f"has mode={MODE_NAMES[self.mode]} expansion={self.expansion}"
+        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
+        r = StateReader(self, data)
+        n = r.num_players
+        big = 10**12
+        if r.get("mode") != MODE_NAMES[self.mode]:
+            raise r.error("mode", data["mode"], f"{MODE_NAMES[self.mode]!r} (this game's mode)")
+        if r.bool("expansion") != self.expansion:
+            raise r.error("expansion", data["expansion"], f"{self.expansion} (this game's)")
+        most = len(self.action_deck)
+        card = self.parse_card
+        lookup = self._card_lookup
+        over = r.bool("over")
+        turn = r.int("turn", 0, big)
+        alive = r.bools("in_game", n)
+        wp = r.ints("wp", 0, MAX_WP, length=n)
+        hands = [
+            r.cards(f"hands[{s}]", card, most, value=h, lookup=lookup)
+            for s, h in enumerate(r.rows("hands", n))
+        ]
+        objects = [
+            r.cards(
+                f"objects[{s}]", parse_object, len(self.object_deck), value=o, lookup=CODE_TO_OBJECT
             )
-        rng = rng_from_dict(data["rng"])
+            for s, o in enumerate(r.rows("objects", n))
+        ]
+        lasting = []
+        for s, items in enumerate(r.rows("lasting", n)):
+            row = []
+            for i, item in enumerate(items):
+                where = f"lasting[{s}][{i}]"
+                c, t = r.list(where, length=2, value=item)
+                c = r.cards(where, card, value=[c])[0]
+                if EFFECT[c] not in LASTING_EFFECTS:
+                    raise r.error(
+                        where, item, "a lasting event card (skip draw, skip main, shield)"
+                    )
+                row.append([c, r.int(where, 0, turn, t)])
+            lasting.append(row)
+        known = r.get("known_by")
+        if not isinstance(known, dict) or len(known) > most:
+            raise r.error("known_by", known, "a dict of card id -> bitmask of seats")
         known_by = [0] * NUM_CARDS
-        for code, mask in data["known_by"].items():
-            known_by[ID_TO_CARD[code]] = int(mask)
-        return SuicidiumState(
+        for code, mask in known.items():
+            c = r.cards("known_by", card, value=[code])[0]
+            known_by[c] = r.int(f"known_by[{code!r}]", 1, (1 << n) - 1, mask)
+        table = []
+        for i, e in enumerate(r.list("played", max_len=most)):
+            where = f"played[{i}]"
+            if not isinstance(e, dict) or set(e) != {"card", "player", "target", "seats", "placed"}:
+                raise r.error(where, e, "{'card', 'player', 'target', 'seats', 'placed'}")
+            c = r.cards(f"{where}.card", card, value=[e["card"]])[0]
+            target = r.int(f"{where}.target", -1, i - 1, e["target"])
+            if target >= 0 and KIND[c] != RESPONSE:
+                raise r.error(f"{where}.target", target, "-1 for a card that is not a response")
+            placed = r.bool(f"{where}.placed", e["placed"])
+            if placed and EFFECT[c] not in LASTING_EFFECTS:
+                raise r.error(f"{where}.placed", placed, "true only for a lasting event")
+            table.append(
+                [
+                    c,
+                    r.seat(f"{where}.player", value=e["player"]),
+                    target,
+                    r.seats(f"{where}.seats", unique=False, value=e["seats"]),
+                    int(placed),
+                ]
+            )
+        decision = (
+            D_NONE if over else r.choice("decision", DECISION_NAMES[1:], data.get("decision")) + 1
+        )
+        decider = r.seat("decider", none=-1)
+        active = r.seat("active")
+        phase = r.choice("phase", PHASE_NAMES)
+        step = r.int("step", ST_WAIT, ST_END_TURN)
+        played = r.int("played_count", 0, MAX_PLAYS)
+        need = r.int("need", 0, n)
+        res_active = r.bools("res_active", value=r.list("res_active", max_len=len(table)))
+        res_idx = r.int("res_idx", 0, most)  # not reset when the table is cleared
+        discard_pile = r.cards("discard_pile", card, most, lookup=lookup)
+        discard_left = r.int("discard_left", 0, most)
+        discard_mark = r.int("discard_mark", 0, len(discard_pile))
+        winners = r.seats("winners")
+        if over:
+            if (
+                decider != -1
+                or step != ST_WAIT
+                or len(winners) != 1
+                or (self.mode == SURVIVE and winners != [s for s in range(n) if alive[s]])
+            ):
+                raise r.error(
+                    "over",
+                    True,
+                    "an ended game with decider -1, step 0 and one winner (in SURVIVE the one "
+                    "seat still in the game)",
+                )
+        else:
+            self._check_running(
+                r,
+                alive,
+                wp,
+                hands,
+                lasting,
+                table,
+                decision,
+                decider,
+                active,
+                phase,
+                step,
+                played,
+                need,
+                res_active,
+                res_idx,
+                discard_left,
+                winners,
+            )
+        state = SuicidiumState(
             num_players=n,
             mode=self.mode,
             expansion=self.expansion,
-            rng=rng,
-            wp=[int(w) for w in data["wp"]],
-            alive=[bool(a) for a in data["in_game"]],
-            hands=[[ID_TO_CARD[c] for c in h] for h in data["hands"]],
-            draw_pile=[ID_TO_CARD[c] for c in reversed(data["draw_pile"])],
-            discard_pile=[ID_TO_CARD[c] for c in data["discard_pile"]],
-            object_pile=[parse_object(o) for o in reversed(data["object_pile"])],
-            objects=[[parse_object(o) for o in objs] for objs in data["objects"]],
-            lasting=[[[ID_TO_CARD[c], int(t)] for c, t in items] for items in data["lasting"]],
+            rng=r.rng(),
+            wp=wp,
+            alive=alive,
+            hands=hands,
+            draw_pile=r.cards("draw_pile", card, most, lookup=lookup)[::-1],
+            discard_pile=discard_pile,
+            object_pile=r.cards(
+                "object_pile", parse_object, len(self.object_deck), lookup=CODE_TO_OBJECT
+            )[::-1],
+            objects=objects,
+            lasting=lasting,
             known_by=known_by,
-            active=int(data["active"]),
-            turn=int(data["turn"]),
-            phase=PHASE_NAMES.index(data["phase"]),
-            step=int(data["step"]),
-            decision=0 if data["over"] else DECISION_NAMES.index(data["decision"]),
-            decider=int(data["decider"]),
-            table=[
-                [
-                    ID_TO_CARD[e["card"]],
-                    int(e["player"]),
-                    int(e["target"]),
-                    [int(s) for s in e["seats"]],
-                    int(bool(e["placed"])),
-                ]
-                for e in data["played"]
-            ],
-            played=int(data["played_count"]),
-            drew=int(data["drew"]),
-            skip_draw_now=bool(data["skip_draw_now"]),
-            skip_main_now=bool(data["skip_main_now"]),
-            responders=[int(s) for s in data["responders"]],
-            responded=bool(data["responded"]),
-            active_responding=bool(data["active_responding"]),
-            need=int(data["need"]),
-            res_idx=int(data["res_idx"]),
-            res_active=[bool(x) for x in data["res_active"]],
-            discard_left=int(data["discard_left"]),
-            discard_mark=int(data["discard_mark"]),
-            winners=[int(s) for s in data["winners"]],
-            over=bool(data["over"]),
-            decisions=int(data["decisions"]),
-            passes_in_a_row=int(data["passes_in_a_row"]),
+            active=active,
+            turn=turn,
+            phase=phase,
+            step=step,
+            decision=decision,
+            decider=decider,
+            table=table,
+            played=played,
+            drew=r.int("drew", 0, HAND_SIZE),
+            skip_draw_now=r.bool("skip_draw_now"),
+            skip_main_now=r.bool("skip_main_now"),
+            responders=r.seats("responders"),
+            responded=r.bool("responded"),
+            active_responding=r.bool("active_responding"),
+            need=need,
+            res_idx=res_idx,
+            res_active=res_active,
+            discard_left=discard_left,
+            discard_mark=discard_mark,
+            winners=winners,
+            over=over,
+            decisions=r.int("decisions", 0, big),
+            passes_in_a_row=r.int("passes_in_a_row", 0, 4 * n),
         )
+        derived = ("scores", "current_player", "decision", "table")
+        return self.check_loaded(state, r, derived=derived)
+
+    @staticmethod
+    def _check_running(
+        r: StateReader,
+        alive: list[bool],
+        wp: list[int],
+        hands: list[list[int]],
+        lasting: list[list[list[int]]],
+        table: list[list[Any]],
+        decision: int,
+        decider: int,
+        active: int,
+        phase: int,
+        step: int,
+        played: int,
+        need: int,
+        res_active: list[bool],
+        res_idx: int,
+        discard_left: int,
+        winners: list[int],
+    ) -> None:
+        """What a running game's decision point implies (see ``_advance``), for from_dict."""
+        n = len(alive)
+        if winners:
+            raise r.error("winners", winners, "[] while the game runs")
+        for s in range(n):
+            if alive[s] != (wp[s] >= 1) or (not alive[s] and (hands[s] or lasting[s])):
+                raise r.error(
+                    f"in_game[{s}]",
+                    alive[s],
+                    "true exactly when wp >= 1 (a seat out of the game holds no cards)",
+                )
+        if sum(alive) < 2:
+            raise r.error("in_game", alive, "at least two seats in a running game (U6)")
+        if not alive[active] or decider < 0 or not alive[decider]:
+            raise r.error("decider", decider, "a seat in the game (and so the active seat)")
+        # every entry but a last one still waiting for its targets has them
+        for i, (c, _, target, seats, _) in enumerate(table):
+            waiting = i == len(table) - 1 and decision in (D_TARGET_PLAYER, D_TARGET_CARD)
+            if TARGETING[c] == T_CARD:
+                want = len(table[target][E_SEATS]) if EFFECT[c] == E_REDIRECT and target >= 0 else 0
+                ok = target >= 0 and len(seats) == want
+            else:
+                two = EFFECT[c] in (E_POINTS_SELF_AND_OPPONENT, E_POINTS_GAIN_LOSS)
+                ok = len(seats) == 1 + two if TARGETING[c] != T_NONE else len(seats) >= 1
+            if not ok and not waiting:
+                raise r.error(f"played[{i}]", CARD_IDS[c], "a card with all its targets chosen")
+        expect = {
+            D_DRAW: (decider == active and not table and step == ST_WAIT and phase == PH_DRAW),
+            D_MAIN: (decider == active and step == ST_MAIN and phase == PH_MAIN),
+            D_RESPOND: (
+                bool(table) and step in (ST_NEXT_RESPONDER, ST_RESPOND) and phase == PH_RESPONSE
+            ),
+            D_TARGET_PLAYER: (
+                bool(table)
+                and table[-1][E_PLAYER] == decider
+                and need >= 1
+                and step in (ST_MAIN, ST_NEXT_RESPONDER, ST_RESPOND)
+                and phase in (PH_MAIN, PH_RESPONSE)
+            ),
+            D_TARGET_CARD: (
+                bool(table)
+                and table[-1][E_PLAYER] == decider
+                and TARGETING[table[-1][E_CARD]] == T_CARD
+                and table[-1][E_TARGET] == -1
+                and step in (ST_MAIN, ST_NEXT_RESPONDER, ST_RESPOND)
+                and phase in (PH_MAIN, PH_RESPONSE)
+            ),
+            D_DISCARD: discard_left >= 1,
+            D_TAKE: True,
+        }[decision]
+        if decision in (D_DISCARD, D_TAKE):
+            expect = expect and (
+                step == ST_RESOLVE
+                and phase == PH_RESOLUTION
+                and len(res_active) == len(table)
+                and 1 <= res_idx <= len(table)
+            )
+        elif decision == D_MAIN and played >= MAX_PLAYS:  # U8: the phase ends after 3 cards
+            expect = False
+        if not expect:
+            raise r.error(
+                "decision",
+                DECISION_NAMES[decision],
+                "a decision that agrees with phase, step, active seat, decider and the cards "
+                "played this turn",
+            )
 
     # ---- invariants ----------------------------------------------------------------------------------
     def card_zones(self, state: SuicidiumState) -> dict[str, list[str]]:

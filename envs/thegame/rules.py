@@ -45,8 +45,8 @@ from envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
+    StateReader,
     check_int,
-    rng_from_dict,
     rng_to_dict,
     stack_deck,
 )
@@ -57,6 +57,7 @@ NUM_CARDS = HIGHEST - LOWEST + 1  # 98
 FULL_DECK: list[int] = list(range(LOWEST, HIGHEST + 1))
 #: index = card value; codes "2".."99" (0, 1, 100 are foundation values, never cards)
 CARD_CODES: list[str] = [str(v) for v in range(HIGHEST + 2)]
+CODE_TO_CARD: dict[str, int] = {CARD_CODES[v]: v for v in FULL_DECK}
 NUM_PILES = 4
 ASCENDING = (True, True, False, False)
 FOUNDATIONS = (1, 1, 100, 100)
@@ -369,32 +370,78 @@ class TheGame(GameEngine[TheGameState]):
         }
 
     def from_dict(self, data: dict[str, Any]) -> TheGameState:
-        n = int(data["num_players"])
-        if n != self.num_players:
-            raise ConfigError(f"state is for {n} players but this game has {self.num_players}")
-        rng = rng_from_dict(data["rng"])
-        piles = [[parse_card(c) for c in pile] for pile in data["piles"]]
-        return TheGameState(
+        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
+        r = StateReader(self, data)
+        n = r.num_players
+        hand_size = r.int("hand_size", self.hand_size, self.hand_size)
+        hands = [
+            sorted(
+                r.cards(
+                    f"hands[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=hand_size, value=hand
+                )
+            )
+            for s, hand in enumerate(r.rows("hands", n))
+        ]
+        try:
+            piles = _parse_piles(r.rows("piles", NUM_PILES))
+        except ConfigError as err:
+            raise ConfigError(f"thegame state: field 'piles': {err}") from None
+        on_piles = sum(len(p) for p in piles)
+        tops = [pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(piles)]
+        over, won = r.bool("over"), r.bool("won")
+        current = r.seat("current", none=-1)
+        minimum = r.int("minimum", 0, MIN_CARDS)
+        played = r.int("played_this_turn", 0, NUM_CARDS)
+        if won != (on_piles == NUM_CARDS) or (won and not over):
+            raise r.error("won", won, f"true exactly when all {NUM_CARDS} cards are on the piles")
+        if over != (current == -1):
+            raise r.error("current", current, "-1 exactly when the game is over")
+        draw_pile = r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=NUM_CARDS)
+        if draw_pile and not over:  # G6: everyone drew back up while the pile lasted
+            for s, hand in enumerate(hands):
+                want = hand_size - (played if s == current else 0)
+                if len(hand) != want:
+                    raise r.error(
+                        f"hands[{s}]",
+                        data["hands"][s],
+                        f"{want} cards (a full hand, less what the current seat played this "
+                        f"turn, while the draw pile lasts)",
+                    )
+        if not over and played < minimum and not can_play(hands[current], tops):
+            raise r.error(
+                "current",
+                current,
+                "a seat that owes cards and has one that fits (G9 ends the game otherwise)",
+            )
+        signals = []
+        for s, row in enumerate(r.rows("signals", n)):
+            r.list(f"signals[{s}]", length=NUM_PILES, value=row)
+            signals.append(
+                [r.choice(f"signals[{s}][{p}]", SIGNAL_NAMES, v) for p, v in enumerate(row)]
+            )
+        state = TheGameState(
             num_players=n,
-            hand_size=int(data["hand_size"]),
-            min_cards_when_empty=int(data["min_cards_when_empty"]),
-            signals_on=bool(data["signals_on"]),
-            rng=rng,
-            hands=[sorted(parse_card(c) for c in hand) for hand in data["hands"]],
-            draw_pile=[parse_card(c) for c in reversed(data["draw_pile"])],
+            hand_size=hand_size,
+            min_cards_when_empty=r.int("min_cards_when_empty", 1, 2),
+            signals_on=r.bool("signals_on"),
+            rng=r.rng(),
+            hands=hands,
+            draw_pile=draw_pile[::-1],
             piles=piles,
-            tops=[pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(piles)],
-            current=int(data["current"]),
-            minimum=int(data["minimum"]),
-            played_this_turn=int(data["played_this_turn"]),
-            signals=[[SIGNAL_NAMES.index(v) for v in row] for row in data["signals"]],
-            signal_changed=[bool(b) for b in data["signal_changed"]],
-            on_piles=sum(len(p) for p in piles),
-            over=bool(data["over"]),
-            won=bool(data["won"]),
-            turn_index=int(data["turn_index"]),
-            decisions=int(data["decisions"]),
+            tops=tops,
+            current=current,
+            minimum=minimum,
+            played_this_turn=played,
+            signals=signals,
+            signal_changed=r.bools("signal_changed", NUM_PILES),
+            on_piles=on_piles,
+            over=over,
+            won=won,
+            turn_index=r.int("turn_index", 0, 10**9),
+            decisions=r.int("decisions", 0, 10**12),
         )
+        derived = ("scores", "winners", "current_player", "decision", "discard_pile", "tops")
+        return self.check_loaded(state, r, derived=derived)
 
     # ---- invariants ------------------------------------------------------------------------------
     def card_zones(self, state: TheGameState) -> dict[str, list[str]]:
