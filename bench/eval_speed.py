@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from agents import make_agent, scripted_names  # noqa: E402
 from agents.evaluation.lockstep import play_lockstep  # noqa: E402
 from agents.evaluation.tournament import play_game, seatings  # noqa: E402
+from envs.core import seeding  # noqa: E402
 from envs.core.registry import get_spec  # noqa: E402
 
 DEFAULT_CHECKPOINTS = [ROOT / "agents/zoo/flip6.zip", Path("/tmp/tiny_flip6/final.zip")]
@@ -59,7 +60,7 @@ def play_predict(
         seats = []
         for i, name in enumerate(lineup):
             agent = copy.copy(agents[name])
-            agent.reset(seed * 1000 + i)
+            agent.reset(seeding.agent_seed(seed, i))
             seats.append(agent)
         mask = np.zeros(engine.num_actions, dtype=np.int8)
         while not engine.is_over(state):
@@ -116,9 +117,22 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from sb3_contrib import MaskablePPO
 
+    from agents import checkpoint
+    from envs.core.single_agent import SelfPlayEnv
+
     torch.set_num_threads(1)
-    model = MaskablePPO.load(ckpt, device="cpu")
     options = {"num_players": args.num_players}
+    # the same weights as an SB3 model, for the predict() path (checkpoints hold arrays only)
+    meta, arrays = checkpoint.read(ckpt)
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[meta["policy"]["activation"]]
+    model = MaskablePPO(
+        "MlpPolicy",
+        SelfPlayEnv(args.game, options),
+        policy_kwargs={"net_arch": meta["policy"]["net_arch"], "activation_fn": activation},
+        device="cpu",
+    )
+    names = model.policy.state_dict()
+    model.policy.load_state_dict({k: torch.from_numpy(arrays[k].copy()) for k in names})
     net = "net"
     agents = {net: make_agent(args.game, ckpt)}
     others = scripted_names(args.game)[::-1]  # best baseline first, random last

@@ -6,7 +6,7 @@ call per round with the decisions of every game waiting on them, so they must no
 state between calls; every other agent (scripted baselines, network agents) acts game by game.
 
 Results do not depend on which games share a batch: each seat of each game has its own agent
-object, reset with ``deal_seed * 1000 + seat`` (the seeds :func:`agents.evaluation.tournament.play_game` gives
+object, reset with ``envs.core.seeding.agent_seed(deal_seed, seat)`` (the seeds :func:`agents.evaluation.tournament.play_game` gives
 with ``agent_seed=deal_seed``), and a network agent's decision is computed from its own
 observation alone (:meth:`agents.policy.NumpyActor.legal_logits`, no BLAS), so neither the batch
 nor the machine's BLAS kernel can change it.
@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from envs.core import seeding
 from envs.core.engine import CardArenaError
 from envs.core.loop import decide
 from envs.core.registry import get_spec
@@ -64,7 +65,7 @@ def play_lockstep(
         row = []
         for i, name in enumerate(lineup):
             agent = copy.copy(agents[name])
-            agent.reset(seed * 1000 + i)
+            agent.reset(seeding.agent_seed(seed, i))
             row.append(agent)
         seats.append(row)
         kinds.append([batch_kind(a) for a in row])

@@ -39,6 +39,7 @@ from agents.evaluation.ratings import (
     head_to_head,
     rate,
 )
+from envs.core import seeding
 from envs.core.engine import CardArenaError, ConfigError
 from envs.core.loop import play
 from envs.core.registry import get_spec
@@ -314,7 +315,7 @@ def play_game(
     engine = spec.make_engine(**options)
     state = engine.new_game(np.random.default_rng(deal_seed))
     for i, agent in enumerate(seat_agents):
-        agent.reset(None if agent_seed is None else agent_seed * 1000 + i)
+        agent.reset(None if agent_seed is None else seeding.agent_seed(agent_seed, i))
     decisions = play(spec, engine, state, seat_agents)
     scores = [float(s) for s in engine.scores(state)]
     winners = [int(w) for w in engine.winners(state)]

@@ -22,6 +22,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from envs.core import seeding
 from envs.core.engine import CardArenaError, ConfigError, GameEngine
 from envs.core.loop import decide
 from envs.core.registry import get_spec, names
@@ -128,8 +129,8 @@ def play_human(
     players: dict[int, Any] = {}
     for s, name in enumerate(lineup):
         if name != HUMAN:
-            players[s] = make_agent(game, name, seed=seed * 1000 + s)
-            players[s].reset(seed * 1000 + s)
+            players[s] = make_agent(game, name, seed=seeding.agent_seed(seed, s))
+            players[s].reset(seeding.agent_seed(seed, s))
     state = engine.new_game(np.random.default_rng(seed))
     writer = None
     if record_dir is not None:

@@ -21,6 +21,7 @@ import yaml
 from agents import best_baseline, make_agent, scripted_names
 from agents.base import Agent
 from agents.training.improve import improve_config
+from envs.core import seeding
 from envs.core.engine import ConfigError
 
 DEFAULTS: dict[str, Any] = {
@@ -294,7 +295,7 @@ def _make_env_fn(cfg: dict[str, Any], rank: int, snapshot_dir: Path):
             cfg["env"],
             opponents=pool,
             shared_policy=cooperative,  # cooperative games: one policy plays every seat
-            seed=cfg["seed"] * 1000 + rank,
+            seed=seeding.derive(cfg["seed"], 2, rank),
             shaping=cfg["reward_shaping"],
         )
 
