@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # pytest workers: 2 cores on the reference machine
 WORKERS ?= 2
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test test-kernels lint strength bench clean
 
 setup: $(VENV)/.installed
 
@@ -28,8 +28,22 @@ test: setup
 	$(BIN)/python -m pytest -q -n $(WORKERS) -m "not serial" --durations=15
 	$(BIN)/python -m pytest -q -m serial -p no:xdist
 
+# The numerically sensitive tests again under other OpenBLAS kernels than the machine's own: a
+# network's decisions must not depend on the kernel (CI runs this after make test).
+KERNELS ?= Haswell Sandybridge
+test-kernels: setup
+	for k in $(KERNELS); do \
+		OPENBLAS_CORETYPE=$$k $(BIN)/python -m pytest -q -p no:xdist tests/test_evaluate.py \
+			tests/test_policy_agent.py tests/test_zoo_logits.py || exit 1; \
+	done
+
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+# The suite's strength claims (zoo agents, baseline ladders, baseline settings): about 15 minutes on
+# 2 cores; exit status 1 if a claim the docs make does not hold.
+strength: setup
+	$(BIN)/python bench/strength.py --check
 
 bench: setup
 	$(BIN)/python bench/throughput.py

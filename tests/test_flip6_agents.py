@@ -1,4 +1,5 @@
-"""The flip6 baseline ladder: random < threshold <= expected-value (issue: foundation, item 5)."""
+"""flip6 baselines: registration, legal and seeded play, and their single choices (the strength
+ladder random < threshold < ev is a claim of ``bench/strength.py``)."""
 
 from __future__ import annotations
 
@@ -8,40 +9,7 @@ import pytest
 from agents import best_baseline, make_agent, scripted_names
 from agents.base import RandomAgent
 from agents.baselines.flip6 import ExpectedValueAgent, ThresholdAgent, bust_probability
-from agents.evaluation.tournament import run_tournament
 from envs.core.engine import ConfigError
-
-
-@pytest.fixture(scope="module")
-def ladder():
-    # 300 deck seeds x 3 rotations at 3-player tables where the three meet directly
-    result = run_tournament(
-        "flip6", ["random", "threshold", "ev"], 300, {"num_players": 3}, workers=1, progress=False
-    )
-    return {s.name: s for s in result.summaries()}
-
-
-def test_random_below_threshold(ladder):
-    assert ladder["random"].win_ci[1] < ladder["threshold"].win_ci[0]
-
-
-def test_threshold_not_above_ev(ladder):
-    # ev must be at least as strong; in practice it is clearly stronger
-    assert ladder["ev"].win_rate >= ladder["threshold"].win_rate
-    assert ladder["ev"].win_ci[0] > ladder["threshold"].win_ci[1]
-
-
-def test_ev_beats_par_at_four_player_tables_of_threshold():
-    result = run_tournament(
-        "flip6",
-        ["ev", "threshold", "threshold", "threshold"],
-        150,
-        {"num_players": 4},
-        workers=1,
-        progress=False,
-    )
-    ev = {s.name: s for s in result.summaries()}["ev"]
-    assert ev.win_ci[0] > 0.25
 
 
 def test_registry_names_and_best_baseline():
@@ -122,23 +90,3 @@ def test_ev_freezes_itself_when_at_risk_with_points():
     mask = np.zeros(8, dtype=np.int8)
     mask[2:5] = 1
     assert agent.act(np.zeros(1), mask, view) == 2  # target 0 = itself
-
-
-def test_pretrained_agent_beats_three_ev_players():
-    """Issue item 8, the README's table: zoo:flip6 above par against the best baseline.
-
-    The same 4,000 games as the README (deck seeds 100000.., every rotation); the agent is greedy
-    and the games seeded, so this also catches an encoder change that would break the checkpoint.
-    """
-    result = run_tournament(
-        "flip6",
-        ["zoo:flip6", "ev", "ev", "ev"],
-        1000,
-        {"num_players": 4},
-        workers=1,
-        progress=False,
-        first_seed=100000,
-    )
-    zoo = {s.name: s for s in result.summaries()}["zoo:flip6"]
-    assert zoo.games == 4000
-    assert zoo.win_ci[0] > 0.25

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scenario import check_conservation, decision, legal_texts, play
 
 import envs
 from envs.core import CardGameEnv, ConfigError, IllegalActionError
@@ -60,36 +61,6 @@ def make(
     )
     check_conservation(env)
     return env
-
-
-def check_conservation(env: CardGameEnv) -> None:
-    assert env.game.conservation_error(env.state_obj) is None
-
-
-def act(env: CardGameEnv, move: str) -> None:
-    seat_text, action_text = move.split(" ", 1)
-    seat = int(seat_text)
-    d = env.to_dict()
-    assert not d["over"], f"game over before {move!r}"
-    assert d["current_player"] == seat, f"{move!r}: seat {d['current_player']} decides"
-    assert env.agent_selection == f"player_{seat}"
-    env.step(env.unwrapped.parse_action(action_text))
-    check_conservation(env)
-
-
-def play(env: CardGameEnv, moves: list[str]) -> dict[str, Any]:
-    for move in moves:
-        act(env, move)
-    return env.to_dict()
-
-
-def decision(env: CardGameEnv) -> tuple[str, int | None]:
-    d = env.to_dict()
-    return d["decision"], d["current_player"]
-
-
-def legal_texts(env: CardGameEnv) -> list[str]:
-    return [env.describe_action(a) for a in env.legal_actions()]
 
 
 def rows_seen(env: CardGameEnv, seat: int) -> list[list[str | None]]:

@@ -1,8 +1,5 @@
-"""SEVN baselines: the strength ladder random < threshold <= ev, and sensible single choices.
-
-The ladder is one tournament of the three agents at 3 players (every seat rotation per deck
-seed, CIs over deck seeds): each must be clearly above the one before (95% CIs apart).
-"""
+"""SEVN baselines: registration, whole games at any player count and sensible single choices (the
+ladder random < threshold < ev is a claim of ``bench/strength.py``)."""
 
 from __future__ import annotations
 
@@ -24,21 +21,6 @@ def test_baselines_are_registered_weakest_first() -> None:
     assert list(BASELINES) == ["threshold", "ev"]
     assert scripted_names("sevn") == ["random", "threshold", "ev"]
     assert make_agent("sevn", "ev", seed=1).name == "ev"
-
-
-def test_ladder_random_threshold_ev() -> None:
-    result = run_tournament(
-        "sevn",
-        ["random", "threshold", "ev"],
-        num_deals=200,
-        options={"num_players": 3},
-        workers=1,
-        progress=False,
-    )
-    s = {x.name: x for x in result.summaries()}
-    assert s["random"].win_ci[1] < s["threshold"].win_ci[0], s
-    assert s["threshold"].win_ci[1] < s["ev"].win_ci[0], s
-    assert s["random"].mean_score < s["threshold"].mean_score < s["ev"].mean_score, s
 
 
 @pytest.mark.parametrize("n", [2, 8])

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scenario import act, play, rewards
 
 import envs
 import envs.thegame as thegame
@@ -26,6 +27,10 @@ ALL = list(range(2, 100))
 # ---- helpers --------------------------------------------------------------------------------------
 def codes(cards: Any) -> list[str]:
     return [str(c) for c in cards]
+
+
+def legal_texts(env: CardGameEnv) -> set[str]:
+    return {env.describe_action(a) for a in env.legal_actions()}
 
 
 def make(
@@ -47,33 +52,8 @@ def make(
     return env
 
 
-def act(env: CardGameEnv, move: str) -> None:
-    seat_text, action_text = move.split(" ", 1)
-    seat = int(seat_text)
-    d = env.to_dict()
-    assert not d["over"], f"game over before {move!r}"
-    assert d["current_player"] == seat, f"{move!r}: seat {d['current_player']} decides"
-    assert env.agent_selection == f"player_{seat}"
-    env.step(env.unwrapped.parse_action(action_text))
-    assert env.game.conservation_error(env.state_obj) is None
-
-
-def play(env: CardGameEnv, moves: list[str]) -> dict[str, Any]:
-    for move in moves:
-        act(env, move)
-    return env.to_dict()
-
-
-def legal_texts(env: CardGameEnv) -> set[str]:
-    return {env.describe_action(a) for a in env.legal_actions()}
-
-
 def hand(env: CardGameEnv, seat: int) -> list[int]:
     return [int(c) for c in env.to_dict()["hands"][seat]]
-
-
-def rewards(env: CardGameEnv) -> list[float]:
-    return [env.rewards[a] for a in env.possible_agents]
 
 
 # End-game board of G9: pile 0 high, piles 2/3 low, so 40..46 fit nowhere but on pile 1.

@@ -1,0 +1,141 @@
+"""Imports point down only, and no module imports itself in a circle.
+
+The floors, lowest first (a module may import its own floor and those below it):
+
+====  =======================================================================================
+0     ``envs.core``: engine protocol, AEC env, registry, the game loop, seeding, replay format
+1     ``envs.<game>``: rules engines, encoders, specs
+2     ``agents`` (the players: protocol, random, policy, checkpoint, baselines, gym env)
+3     ``agents.evaluation``
+4     ``agents.training`` (uses evaluation's public functions for its periodic evaluation)
+5     ``agents.tools``: human play, replay viewer
+6     the entry points ``train.py`` and ``evaluate.py``
+====  =======================================================================================
+
+The imports are read from the source (``ast``), function-level ones included, so a lazy import
+cannot hide an upward dependency. ``TYPE_CHECKING`` blocks count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("envs", "agents")
+
+
+def floor(module: str) -> int:
+    parts = module.split(".")
+    if parts[0] == "envs":
+        return 0 if len(parts) > 1 and parts[1] == "core" else 1
+    if parts[0] == "agents":
+        return {"evaluation": 3, "training": 4, "tools": 5}.get(
+            parts[1] if len(parts) > 1 else "", 2
+        )
+    return 6  # train, evaluate
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            out[module_name(path)] = path
+    for script in ("train.py", "evaluate.py"):
+        out[script[:-3]] = ROOT / script
+    return out
+
+
+def imports_of(path: Path, module: str, known: set[str]) -> set[str]:
+    """Project modules that ``path`` imports (``from a import b`` counts ``a.b`` if it is one)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            names = [f"{base}.{a.name}" for a in node.names] + [base]
+        else:
+            continue
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name and name != module:
+                found.add(name)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = project_modules()
+    known = set(modules)
+    return {m: imports_of(p, m, known) for m, p in modules.items()}
+
+
+def test_imports_point_down_only():
+    upward = [
+        f"{m} (floor {floor(m)}) imports {t} (floor {floor(t)})"
+        for m, targets in graph().items()
+        for t in sorted(targets)
+        if floor(t) > floor(m) and not t.startswith(m + ".")
+    ]
+    assert not upward, "imports that point up:\n" + "\n".join(upward)
+
+
+def test_envs_never_import_agents():
+    offenders = [
+        f"{m} imports {t}"
+        for m, targets in graph().items()
+        if m.startswith("envs")
+        for t in targets
+        if t.startswith("agents")
+    ]
+    assert not offenders, offenders
+
+
+def test_no_import_cycles():
+    edges = graph()
+    # a package's __init__ re-exporting its children is not a cycle of behaviour
+    edges = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in edges.items()}
+    state: dict[str, int] = defaultdict(int)  # 0 new, 1 on the stack, 2 done
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges.get(m, ())):
+            if state[t] == 1:
+                cycles.append([*stack[stack.index(t) :], t])
+            elif state[t] == 0:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(edges):
+        if state[m] == 0:
+            visit(m)
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_checker_sees_an_upward_import(tmp_path):
+    """The reader finds function-level and relative imports (so the tests above can fail)."""
+    src = tmp_path / "probe.py"
+    src.write_text("def f():\n    from agents import make_agent\n    from .rules import X\n")
+    known = {"agents", "envs.flip6.rules"}
+    assert imports_of(src, "envs.flip6.probe", known) == {"agents", "envs.flip6.rules"}
+    assert floor("envs.core.engine") < floor("envs.flip6") < floor("agents.policy")
+    assert floor("agents.policy") < floor("agents.evaluation.ratings") < floor("agents.training")
