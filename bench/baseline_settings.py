@@ -136,8 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=700000)
     parser.add_argument("--out", default=None, help="also write the result as JSON here")
     args = parser.parse_args(argv)
+    from envs.core.engine import ConfigError
+    from envs.core.options import parse_options
+
     options: dict[str, Any] = {"num_players": args.num_players}
-    options.update(parse_agent(":" + ",".join(args.option))[1])
+    try:
+        options.update(parse_options(args.option))
+    except ConfigError as err:
+        parser.error(str(err))
     start = time.perf_counter()
     result = duel(
         args.game, options, args.seat, args.field, args.deals, args.first_seed, args.seat_noise
