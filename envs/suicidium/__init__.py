@@ -23,7 +23,7 @@ opponent still in the game, clockwise from the active player, then the active pl
 responded), ``discard`` and ``take`` (choices asked by effects, U26/U28). The acting agent changes
 within a turn.
 
-Game length (U31), measured with ``python -m agents.baselines.suicidium --games 200`` (4 seats,
+Game length (U31), measured with ``python bench/suicidium_game_lengths.py --games 200`` (4 seats,
 base deck, deal seeds 0..199, every seat the same kind of player; a "turn" is one active player's
 turn, a "decision" one AEC step of any seat, responses included):
 
