@@ -1,4 +1,4 @@
-"""Stacked-deck scenario tests for every rule id F1-F18 of ``shared/rules/flip6.md``.
+"""Stacked-deck scenario tests for every rule id F1-F18 of ``docs/rules/flip6.md``.
 
 Each test is named after the rule id it checks (``test_F5_...``). Scenarios stack the top of the
 draw pile with ``reset(options={"deck": [...]})`` so that every card is known, then play a script of

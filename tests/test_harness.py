@@ -2,7 +2,7 @@
 
 Only the generic interfaces are used (``GameEngine``, ``GameSpec``, ``CardGameEnv``, the registry),
 so a game added to ``envs.GAMES`` gets every check here without an edit. The contract comes from
-``shared/DESIGN.md``: PettingZoo AEC API, determinism whatever the global RNGs do, card
+``docs/ARCHITECTURE.md``: PettingZoo AEC API, determinism whatever the global RNGs do, card
 conservation after every action, rewards that sum as declared (``reward_kind``), no hidden
 information in a seat's observation, mask or view, exact ``to_dict``/``from_dict`` round trips,
 and clear errors for every misuse.

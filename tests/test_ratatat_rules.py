@@ -1,4 +1,4 @@
-"""Stacked-deck scenario tests for every rule id R1-R18 of ``shared/rules/ratatat.md``.
+"""Stacked-deck scenario tests for every rule id R1-R18 of ``docs/rules/ratatat.md``.
 
 Each test is named after the rule id it checks (``test_R7_...``). Scenarios stack the deck with
 ``reset(options={"deck": [...]})``: 4 cards to each seat from left of the dealer (slots 0..3), then

@@ -1,4 +1,4 @@
-"""Stacked-deck scenario tests for every rule id S1-S27 of ``shared/rules/sevn.md``.
+"""Stacked-deck scenario tests for every rule id S1-S27 of ``docs/rules/sevn.md``.
 
 Each test is named after the rule id it checks (``test_S9_...``). Scenarios stack the top of the
 draw pile with ``reset(options={"deck": [...]})`` so that every card is known, then play a script of

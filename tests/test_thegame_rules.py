@@ -1,4 +1,4 @@
-"""Stacked-deck scenario tests for every rule id G1-G11 of ``shared/rules/thegame.md``.
+"""Stacked-deck scenario tests for every rule id G1-G11 of ``docs/rules/thegame.md``.
 
 Each test is named after the rule id it checks (``test_G5_...``). Scenarios stack the deck with
 ``reset(options={"deck": [...]})`` (hands in seat order from seat 0, a full hand each, then the

@@ -1,4 +1,4 @@
-"""A scripted Suicidium player that reads the mode from its view (rules: shared/rules/suicidium.md).
+"""A scripted Suicidium player that reads the mode from its view (rules: docs/rules/suicidium.md).
 
 It only reads the seat's ``view`` (public information plus its own hand and the cards it has seen).
 Every choice is scored by the WP changes it would cause, read in the mode's own sense:

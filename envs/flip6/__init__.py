@@ -1,4 +1,4 @@
-"""Flip 6 as a PettingZoo AEC environment (rules: ``shared/rules/flip6.md``, F1-F18).
+"""Flip 6 as a PettingZoo AEC environment (rules: ``docs/rules/flip6.md``, F1-F18).
 
 =================  ===========================================================================
 agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 3..6 (default 4)

@@ -1,4 +1,4 @@
-"""Flip 6: the pure rules engine (rule ids F1-F18 of ``shared/rules/flip6.md``).
+"""Flip 6: the pure rules engine (rule ids F1-F18 of ``docs/rules/flip6.md``).
 
 Cards are small ints: ``0`` is ZERO, ``1``..``6`` the number cards, then EXTRA_LIFE, FREEZE, FLIP3
 and DOUBLE. The engine advances on its own through everything the rules decide (the deal, card

@@ -1,4 +1,4 @@
-"""Ratatat as a PettingZoo AEC environment (rules: ``shared/rules/ratatat.md``, R1-R18).
+"""Ratatat as a PettingZoo AEC environment (rules: ``docs/rules/ratatat.md``, R1-R18).
 
 =================  ===========================================================================
 agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 2..6 (default 4)

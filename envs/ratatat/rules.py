@@ -1,4 +1,4 @@
-"""Ratatat: the pure rules engine (rule ids R1-R18 of ``shared/rules/ratatat.md``).
+"""Ratatat: the pure rules engine (rule ids R1-R18 of ``docs/rules/ratatat.md``).
 
 Cards are small ints: ``0``..``9`` are the number cards (their value), then SWAP, PEEK, DRAW_TWO.
 Each seat has a row of 4 face-down slots; slot ``k`` of seat ``s`` is ``slots[4 * s + k]``. The

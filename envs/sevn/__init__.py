@@ -1,4 +1,4 @@
-"""SEVN as a PettingZoo AEC environment (rules: ``shared/rules/sevn.md``, S1-S27).
+"""SEVN as a PettingZoo AEC environment (rules: ``docs/rules/sevn.md``, S1-S27).
 
 =================  ===========================================================================
 agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 2..8 (default 4)

@@ -1,4 +1,4 @@
-"""SEVN: the pure rules engine (rule ids S1-S27 of ``shared/rules/sevn.md``).
+"""SEVN: the pure rules engine (rule ids S1-S27 of ``docs/rules/sevn.md``).
 
 Cards are small ints (index into :data:`CARD_TABLE`): ``0``..``13`` are the number cards of that
 value, ``14``..``16`` the ballast -2/-4/-6, then the modifiers, the action cards and the bonus cards.

@@ -1,4 +1,4 @@
-"""Suicidium as a PettingZoo AEC environment (rules: ``shared/rules/suicidium.md``, U1-U36).
+"""Suicidium as a PettingZoo AEC environment (rules: ``docs/rules/suicidium.md``, U1-U36).
 
 =================  ===========================================================================
 agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 2..5 (default 4);

@@ -1,4 +1,4 @@
-"""Suicidium: the pure rules engine (rule ids U1-U36 of ``shared/rules/suicidium.md``).
+"""Suicidium: the pure rules engine (rule ids U1-U36 of ``docs/rules/suicidium.md``).
 
 Action cards are ints: their index in ``catalogue.yaml`` (U30); objects are the ints ``RAZOR``..
 ``HARAKIRI`` (U1, U35). The engine advances on its own through everything the rules decide (draw

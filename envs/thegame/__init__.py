@@ -1,4 +1,4 @@
-"""The Game as a PettingZoo AEC environment (rules: ``shared/rules/thegame.md``, G1-G11).
+"""The Game as a PettingZoo AEC environment (rules: ``docs/rules/thegame.md``, G1-G11).
 
 Cooperative: every seat shares one reward, and one policy is meant to play every seat.
 

@@ -1,4 +1,4 @@
-"""The Game: the pure rules engine (rule ids G1-G11 of ``shared/rules/thegame.md``).
+"""The Game: the pure rules engine (rule ids G1-G11 of ``docs/rules/thegame.md``).
 
 Cards are their own values (ints 2..99, G1); a card's code is its value as text. Piles 0 and 1
 build upwards from 1, piles 2 and 3 downwards from 100 (G1). One decision kind only, the turn of
