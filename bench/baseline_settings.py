@@ -9,11 +9,11 @@ is played with the ``--seat`` agent in each seat in turn and ``--field`` agents 
 (engine-direct, the agents read ``view`` only), so ``--num-players`` x ``--deals`` games. Prints
 the seat's win rate (a shared win counts 1/winners) with a normal 95% interval; par is
 1/num_players. This is how the suicidium heuristic's draw margin and lift weight were chosen
-(README, "Baseline ladders").
+(docs/results/suicidium.md).
 
 ``--seat-noise P`` makes the seat replace a share P of its decisions that have more than one
 legal action by a random legal one: what an imitation that is right on 1 - P of the decisions,
-wrong at random on the others, would score (README, "How precise a clone must be").
+wrong at random on the others, would score (docs/results/README.md, "How precise a clone must be").
 """
 
 from __future__ import annotations
