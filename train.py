@@ -14,7 +14,8 @@ import argparse
 import json
 import sys
 
-from agents.training.trainer import load_config, train
+from agents.training.config import load_config
+from agents.training.trainer import train
 from envs.core.engine import ConfigError
 
 
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"trained {summary['timesteps']} steps in {summary['train_seconds']} s "
         f"({summary['steps_per_second']} steps/s); greedy win rate vs {final['against']} x"
-        f"{cfg['env'].get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
+        f"{cfg.env.get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
         f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
     )
     return 0
