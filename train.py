@@ -19,6 +19,22 @@ from agents.training.trainer import train
 from envs.core.engine import ConfigError
 
 
+def _count(low: int):
+    """An argparse type: an integer >= ``low`` (argparse then exits 2 with ``error: ...``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low:
+            what = "a positive integer" if low == 1 else f"an integer >= {low}"
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+
+    return parse
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -29,9 +45,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="RUN_DIR",
         help="continue an interrupted run from its last checkpoint (uses RUN_DIR/config.yaml)",
     )
-    parser.add_argument("--timesteps", type=int, help="override total_timesteps")
+    parser.add_argument("--timesteps", type=_count(1), help="override total_timesteps")
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
-    parser.add_argument("--seed", type=int, help="override seed")
+    parser.add_argument("--seed", type=_count(0), help="override seed")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if bool(args.config) == bool(args.resume):
