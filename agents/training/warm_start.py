@@ -8,6 +8,8 @@ import numpy as np
 
 from agents import make_agent
 from agents.training.config import TrainConfig
+from envs.core import seeding
+from envs.core.loop import play
 
 #: decision kinds under this share of the teacher games' decisions count as rare (rare_games)
 RARE_SHARE = 0.1
@@ -50,11 +52,6 @@ def imitation_warm_start(
 
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
-    obs_rows, mask_rows, act_rows, seat_rows, game_rows, pot_rows = [], [], [], [], [], []
-    finals = []
-    agents = [make_agent(game, teacher) for _ in range(engine.num_players)]
-    mask = np.zeros(engine.num_actions, dtype=np.int8)
-    rng = np.random.default_rng(seed)
     extra: dict[str, Any] = {}
     weights = None
     if improve is not None:
@@ -94,49 +91,13 @@ def imitation_warm_start(
         }
         if pretrain_agreement is not None:
             extra["pretrain_agreement"] = pretrain_agreement
-    plain = 0 if improve is not None else games
-    if improve is not None:
-        rare_games = 0  # the pretraining (above) took them
-    iterator: Any = range(plain + rare_games)
-    if progress and (plain + rare_games):
-        from tqdm import tqdm
-
-        iterator = tqdm(iterator, desc=f"imitating {teacher}", unit="game")
-    kinds: dict[str, int] = {}
-    rare: set[str] = set()
-    rare_rows = 0
-    for g in iterator:
-        if g == plain:  # the first games are done: which kinds are rare?
-            total = sum(kinds.values())
-            rare = {k for k, c in kinds.items() if c < RARE_SHARE * total}
-        state = engine.new_game(np.random.default_rng(int(rng.integers(2**63))))
-        for i, agent in enumerate(agents):
-            agent.reset(int(rng.integers(2**31)) + i)
-        while not engine.is_over(state):
-            seat = engine.current_player(state)
-            kind = engine.decision_name(state)
-            keep = g < plain or kind in rare
-            mask[:] = 0
-            mask[engine.legal_actions(state)] = 1
-            reads = keep or getattr(agents[seat], "uses_observation", True)
-            obs = spec.encode(state, seat) if reads else None
-            action = int(agents[seat].act(obs, mask, spec.view(state, seat)))
-            if keep:
-                obs_rows.append(obs)
-                mask_rows.append(mask.astype(bool))
-                act_rows.append(action)
-                seat_rows.append(seat)
-                game_rows.append(g)
-                pot_rows.append(engine.potential(state, seat))
-                if g < plain:
-                    kinds[kind] = kinds.get(kind, 0) + 1
-                else:
-                    rare_rows += 1
-            engine.apply(state, action, seat)
-        finals.append(engine.returns(state))
-    if rare_games:
-        extra["rare_kinds"] = sorted(rare)
-        extra["rare_decisions"] = rare_rows
+    else:  # rare_games, with improve, went to the pretraining above
+        rows = _teacher_decisions(spec, engine, teacher, games, rare_games, seed, progress)
+        obs_rows, mask_rows, act_rows = rows.obs, rows.mask, rows.act
+        seat_rows, game_rows, pot_rows, finals = rows.seat, rows.game, rows.pot, rows.finals
+        if rare_games:
+            extra["rare_kinds"] = sorted(rows.rare)
+            extra["rare_decisions"] = rows.rare_rows
     finals_arr = np.asarray(finals, dtype=np.float32)
     obs_t = torch.as_tensor(np.asarray(obs_rows))
     mask_np = np.asarray(mask_rows)
@@ -184,6 +145,90 @@ def imitation_warm_start(
         agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
     torch.set_num_threads(threads_before)
     return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree, **extra}
+
+
+class _Rows:
+    """Decisions kept from teacher games: the training rows of the cloning."""
+
+    def __init__(self) -> None:
+        self.obs: list[np.ndarray] = []
+        self.mask: list[np.ndarray] = []
+        self.act: list[int] = []
+        self.seat: list[int] = []
+        self.game: list[int] = []
+        self.pot: list[float] = []
+        self.finals: list[np.ndarray] = []
+        self.kinds: dict[str, int] = {}  # decision kind -> rows of the plain games
+        self.rare: set[str] = set()
+        self.rare_rows = 0
+
+
+class _Recorder:
+    """The teacher at one seat, played by :func:`envs.core.loop.play`, writing the decisions the
+    warm start keeps (every one of a plain game, the rare kinds of a rare game) into ``rows``."""
+
+    def __init__(self, agent: Any, seat: int, engine: Any, rows: _Rows, plain: int) -> None:
+        self.agent, self.seat, self.engine, self.rows, self.plain = agent, seat, engine, rows, plain
+        self.name = getattr(agent, "name", "teacher")
+        self.uses_view = getattr(agent, "uses_view", True)
+        self.state: Any = None
+        self.g = 0
+
+    def _keep(self) -> bool:
+        return self.g < self.plain or self.engine.decision_name(self.state) in self.rows.rare
+
+    @property
+    def uses_observation(self) -> bool:  # read by loop.decide just before act()
+        return self._keep() or getattr(self.agent, "uses_observation", True)
+
+    def act(self, observation: Any, action_mask: np.ndarray, view: Any) -> int:
+        action = int(self.agent.act(observation, action_mask, view))
+        if self._keep():
+            rows = self.rows
+            rows.obs.append(observation)
+            rows.mask.append(action_mask.astype(bool))
+            rows.act.append(action)
+            rows.seat.append(self.seat)
+            rows.game.append(self.g)
+            rows.pot.append(self.engine.potential(self.state, self.seat))
+            if self.g < self.plain:
+                kind = self.engine.decision_name(self.state)
+                rows.kinds[kind] = rows.kinds.get(kind, 0) + 1
+            else:
+                rows.rare_rows += 1
+        return action
+
+
+def _teacher_decisions(
+    spec: Any, engine: Any, teacher: str, plain: int, rare_games: int, seed: int, progress: bool
+) -> _Rows:
+    """``plain`` teacher games with every decision kept, then ``rare_games`` keeping only the
+    kinds under :data:`RARE_SHARE` of the plain games' decisions; the teacher in every seat.
+    Game ``g`` is dealt from ``seeding.derive(seed, 3, g)``, its agents reset with
+    ``seeding.agent_seed`` of that deal."""
+    rows = _Rows()
+    seats = [
+        _Recorder(make_agent(spec.name, teacher), i, engine, rows, plain)
+        for i in range(engine.num_players)
+    ]
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    iterator: Any = range(plain + rare_games)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc=f"imitating {teacher}", unit="game")
+    for g in iterator:
+        if g == plain:  # the first games are done: which kinds are rare?
+            total = sum(rows.kinds.values())
+            rows.rare = {k for k, c in rows.kinds.items() if c < RARE_SHARE * total}
+        deal = seeding.derive(seed, 3, g)
+        state = engine.new_game(np.random.default_rng(deal))
+        for seat in seats:
+            seat.agent.reset(seeding.agent_seed(deal, seat.seat))
+            seat.state, seat.g = state, g
+        play(spec, engine, state, seats, mask=mask)
+        rows.finals.append(engine.returns(state))
+    return rows
 
 
 def warm_start(model: Any, cfg: TrainConfig, progress: bool, threads: int) -> dict[str, Any]:
