@@ -3,9 +3,11 @@
     python train.py --config configs/flip6.yaml          # a new run
     python train.py --resume runs/flip6                   # continue after an interruption
 
-Reads a YAML config (every option documented in configs/*.yaml), trains a MaskablePPO agent by
-self-play and leaves a run directory with TensorBoard logs, snapshots, checkpoints, ``final.zip``
-(loadable by ``evaluate.py``), a learning-curve PNG and ``summary.json``.
+Reads a YAML config (every option documented in agents/training/config.py and configs/*.yaml;
+every value is checked before any work, a bad one is "error: ..." and exit status 2), trains a
+MaskablePPO agent by self-play and leaves a run directory with TensorBoard logs, snapshots,
+checkpoints, ``final.zip`` (loadable by ``evaluate.py``), a learning-curve PNG and
+``summary.json``.
 """
 
 from __future__ import annotations
