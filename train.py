@@ -3,9 +3,11 @@
     python train.py --config configs/flip6.yaml          # a new run
     python train.py --resume runs/flip6                   # continue after an interruption
 
-Reads a YAML config (every option documented in configs/*.yaml), trains a MaskablePPO agent by
-self-play and leaves a run directory with TensorBoard logs, snapshots, checkpoints, ``final.zip``
-(loadable by ``evaluate.py``), a learning-curve PNG and ``summary.json``.
+Reads a YAML config (every option documented in agents/training/config.py and configs/*.yaml;
+every value is checked before any work, a bad one is "error: ..." and exit status 2), trains a
+MaskablePPO agent by self-play and leaves a run directory with TensorBoard logs, snapshots,
+checkpoints, ``final.zip`` (loadable by ``evaluate.py``), a learning-curve PNG and
+``summary.json``.
 """
 
 from __future__ import annotations
@@ -14,8 +16,25 @@ import argparse
 import json
 import sys
 
-from agents.training.trainer import load_config, train
+from agents.training.config import load_config
+from agents.training.trainer import train
 from envs.core.engine import ConfigError
+
+
+def _count(low: int):
+    """An argparse type: an integer >= ``low`` (argparse then exits 2 with ``error: ...``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low:
+            what = "a positive integer" if low == 1 else f"an integer >= {low}"
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+
+    return parse
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,9 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         metavar="RUN_DIR",
         help="continue an interrupted run from its last checkpoint (uses RUN_DIR/config.yaml)",
     )
-    parser.add_argument("--timesteps", type=int, help="override total_timesteps")
+    parser.add_argument("--timesteps", type=_count(1), help="override total_timesteps")
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
-    parser.add_argument("--seed", type=int, help="override seed")
+    parser.add_argument("--seed", type=_count(0), help="override seed")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if bool(args.config) == bool(args.resume):
@@ -59,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"trained {summary['timesteps']} steps in {summary['train_seconds']} s "
         f"({summary['steps_per_second']} steps/s); greedy win rate vs {final['against']} x"
-        f"{cfg['env'].get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
+        f"{cfg.env.get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
         f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
     )
     return 0

@@ -21,6 +21,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import gymnasium as gym
@@ -78,16 +79,18 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     from stable_baselines3.common.vec_env import VecMonitor
 
     from agents.policy import FrozenOpponents, NumpyActor
+    from agents.training.callbacks import ThreadSwitch
+    from agents.training.config import load_config
     from agents.training.masked_policy import FastMaskablePolicy
-    from agents.training.trainer import load_config, thread_switch, torch_threads, vec_env_class
+    from agents.training.split_vec_env import vec_env_class
     from envs.core.single_agent import SelfPlayEnv
 
     cfg = load_config(config)
-    rollout_threads, update_threads = torch_threads(cfg)
+    rollout_threads, update_threads = cfg.torch_threads.counts()
     torch.set_num_threads(rollout_threads)
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg["policy"]["activation"]]
-    policy_kwargs = {"net_arch": list(cfg["policy"]["net_arch"]), "activation_fn": activation}
-    probe = SelfPlayEnv(game, cfg["env"])
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg.policy.activation]
+    policy_kwargs = {"net_arch": list(cfg.policy.net_arch), "activation_fn": activation}
+    probe = SelfPlayEnv(game, cfg.env)
     torch.manual_seed(0)
     # the opponents' network: the learner's shape at its initial weights (built before the envs,
     # so that worker processes get it with their games)
@@ -101,12 +104,12 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     fns = [
         (
             lambda i=i: SelfPlayEnv(
-                game, cfg["env"], opponents=opponents, shared_policy=cooperative, seed=i
+                game, cfg.env, opponents=opponents, shared_policy=cooperative, seed=i
             )
         )
-        for i in range(cfg["n_envs"])
+        for i in range(cfg.n_envs)
     ]
-    vec = VecMonitor(vec_env_class(cfg)(fns))
+    vec = VecMonitor(vec_env_class(cfg.vec_env)(fns))
     model = MaskablePPO(
         FastMaskablePolicy,  # what train.py uses
         vec,
@@ -114,10 +117,10 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
         device="cpu",
         verbose=0,
         policy_kwargs=policy_kwargs,
-        **cfg["ppo"],
+        **asdict(cfg.ppo),
     )
     start = time.perf_counter()
-    model.learn(total_timesteps=steps, callback=thread_switch(rollout_threads, update_threads))
+    model.learn(total_timesteps=steps, callback=ThreadSwitch(rollout_threads, update_threads))
     seconds = time.perf_counter() - start
     torch.set_num_threads(rollout_threads)
     opponent = sum(vec.get_attr("opponent_decisions"))
@@ -125,8 +128,8 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     return {
         "steps_per_s": model.num_timesteps / seconds,
         "all_decisions_per_s": (model.num_timesteps + opponent) / seconds,
-        "vec_env": cfg["vec_env"],
-        "n_envs": cfg["n_envs"],
+        "vec_env": cfg.vec_env,
+        "n_envs": cfg.n_envs,
     }
 
 

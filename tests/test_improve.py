@@ -161,14 +161,14 @@ def test_games_without_rounds_refuse_improvement():
 @pytest.mark.parametrize(
     "warm, message",
     [
-        ("lr_decay: 0", "lr_decay must be in"),
+        ("lr_decay: 0", "warm_start.lr_decay must be a number in"),
         ("improve: {changed_weight: 0}", "changed_weight must be a number > 0"),
         ("improve: {pretrain_games: -1}", "pretrain_games must be an integer >= 0"),
         ("improve: {rollout: 4}", "unknown config key"),
     ],
 )
 def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, message):
-    from agents.training.trainer import load_config
+    from agents.training.config import load_config
 
     path = tmp_path / "bad.yaml"
     path.write_text(f"game: flip6\nwarm_start:\n  imitate: ev\n  {warm}\n")
@@ -177,7 +177,7 @@ def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, 
 
 
 def test_the_default_flip6_config_uses_rollout_improvement():
-    from agents.training.trainer import load_config
+    from agents.training.config import load_config
 
     cfg = load_config("configs/flip6.yaml")
-    assert improve_config(cfg["warm_start"]["improve"]) is not None
+    assert improve_config(cfg.warm_start.improve) is not None

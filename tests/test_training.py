@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.training.trainer import load_config, train
+from agents.training.config import load_config
+from agents.training.trainer import train
 from envs.core.engine import ConfigError
 from envs.core.single_agent import SelfPlayEnv
 
@@ -109,17 +110,17 @@ def test_config_errors_are_clear(tmp_path):
 def test_torch_threads_switch_between_rollouts_and_updates(tmp_path):
     import torch
 
-    from agents.training.trainer import thread_switch, torch_threads
+    from agents.training.callbacks import ThreadSwitch
 
     cfg = tmp_path / "t.yaml"
     cfg.write_text("game: flip6\ntorch_threads:\n  rollout: 1\n  update: 2\n")
-    assert torch_threads(load_config(cfg)) == (1, 2)
+    assert load_config(cfg).torch_threads.counts() == (1, 2)
     cfg.write_text("game: flip6\n")
-    rollout, update = torch_threads(load_config(cfg))
+    rollout, update = load_config(cfg).torch_threads.counts()
     assert rollout == 1 and update >= 1  # update: null = every usable core
     before = torch.get_num_threads()
     try:
-        switch = thread_switch(1, 2)
+        switch = ThreadSwitch(1, 2)
         switch.on_rollout_end()
         assert torch.get_num_threads() == 2
         switch.on_rollout_start()
@@ -153,8 +154,8 @@ def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
             "n_envs": 2,
             "vec_env": "split",  # one game here, one in a worker process whose pool loads snapshots
             "output_dir": str(tmp_path / "run"),
-            "ppo": {**load_config("configs/flip6.yaml")["ppo"], "n_steps": 512, "batch_size": 256},
-            "opponents": {**load_config("configs/flip6.yaml")["opponents"], "snapshot_every": 1024},
+            "ppo": {"n_steps": 512, "batch_size": 256},  # sections merge key by key
+            "opponents": {"snapshot_every": 1024},
             "eval": {"every": 1024, "deals": 5, "against": "ev", "final_deals": 5},
             "checkpoint_every": 1024,
             "warm_start": TINY_WARM_START,
@@ -179,7 +180,7 @@ def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
 
 
 def _tiny_config(tmp_path, **extra):
-    base = load_config("configs/flip6.yaml")
+    base = load_config("configs/flip6.yaml").to_dict()
     cfg = {
         "total_timesteps": 6144,
         "n_envs": 2,
@@ -258,7 +259,7 @@ def test_resume_refuses_a_directory_without_a_run(tmp_path):
 
 
 def test_opponent_pool_prioritises_snapshots_that_beat_the_learner(tmp_path):
-    from agents.training.trainer import OpponentPool
+    from agents.training.opponents import OpponentPool
 
     pool = OpponentPool("flip6", tmp_path, {"ev": 1.0}, latest=0.0, past=1.0)
     pool._snapshots = [("a", object()), ("b", object())]
@@ -279,7 +280,7 @@ def test_rare_games_add_only_the_rare_decision_kinds():
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.training.trainer import RARE_SHARE, imitation_warm_start
+    from agents.training.warm_start import RARE_SHARE, imitation_warm_start
 
     torch.manual_seed(0)
     env = SelfPlayEnv("sevn", {"num_players": 4}, seed=0)

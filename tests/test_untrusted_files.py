@@ -108,7 +108,7 @@ def test_zoo_names_stay_in_the_zoo(tmp_path, marker, name):
 
 
 def test_a_training_yaml_cannot_run_code(tmp_path, marker):
-    from agents.training.trainer import load_config
+    from agents.training.config import load_config
 
     path = tmp_path / "evil.yaml"
     path.write_text(f"game: flip6\nseed: !!python/object/apply:os.system ['touch {marker}']\n")
@@ -117,24 +117,27 @@ def test_a_training_yaml_cannot_run_code(tmp_path, marker):
 
 
 def test_a_training_yaml_naming_a_pickled_opponent_is_refused(tmp_path, marker):
-    from agents.training.trainer import OpponentPool, load_config
+    from agents.training.config import load_config
+    from agents.training.opponents import OpponentPool
 
     evil = _sb3_archive(tmp_path / "evil.zip", marker)
     path = tmp_path / "cfg.yaml"
     path.write_text(f"game: flip6\nopponents:\n  scripted: {{'{evil}': 1.0}}\n")
-    cfg = load_config(path)
+    with pytest.raises(ConfigError, match="opponents.scripted.*sb3:"):  # refused on load
+        load_config(path)
     with pytest.raises(ConfigError, match="sb3:"):
-        OpponentPool("flip6", tmp_path / "snaps", cfg["opponents"]["scripted"], 0.0, 0.0)
+        OpponentPool("flip6", tmp_path / "snaps", {str(evil): 1.0}, 0.0, 0.0)
 
 
 def test_resume_from_a_planted_checkpoint_refuses_it(tmp_path, marker):
-    from agents.training.trainer import load_config, train
+    from agents.training.config import load_config
+    from agents.training.trainer import train
 
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
     (run / "snapshots").mkdir()
     cfg = load_config("configs/flip6.yaml", {"output_dir": str(run), "n_envs": 2})
-    cfg["vec_env"] = "dummy"
+    cfg.vec_env = "dummy"
     _sb3_archive(run / "checkpoints" / "step_000001024.zip", marker)
     (run / "trainer_state.json").write_text(
         json.dumps({"timesteps": 1024, "checkpoint": "step_000001024.zip"})
@@ -144,7 +147,7 @@ def test_resume_from_a_planted_checkpoint_refuses_it(tmp_path, marker):
 
 
 def test_a_snapshot_planted_in_a_run_is_refused(tmp_path, marker):
-    from agents.training.trainer import OpponentPool
+    from agents.training.opponents import OpponentPool
 
     snaps = tmp_path / "snapshots"
     snaps.mkdir()

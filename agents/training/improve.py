@@ -45,6 +45,10 @@ IMPROVE_DEFAULTS: dict[str, Any] = {
 }
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def improve_config(raw: Any) -> dict[str, Any] | None:
     """Validate ``warm_start.improve`` (None/null = off) against :data:`IMPROVE_DEFAULTS`."""
     if raw is None or raw is False:
@@ -52,24 +56,30 @@ def improve_config(raw: Any) -> dict[str, Any] | None:
     if raw is True:
         raw = {}
     if not isinstance(raw, dict):
-        raise ConfigError("warm_start.improve must be null or a mapping")
-    unknown = sorted(set(raw) - set(IMPROVE_DEFAULTS))
+        raise ConfigError(f"warm_start.improve must be null or a mapping, got {raw!r}")
+    unknown = [str(k) for k in raw if k not in IMPROVE_DEFAULTS]
     if unknown:
         raise ConfigError(
             f"unknown config key(s) warm_start.improve.{unknown}; known: {sorted(IMPROVE_DEFAULTS)}"
         )
     cfg = {**IMPROVE_DEFAULTS, **raw}
-    for key in ("rollouts", "min_rollouts", "value_games", "value_epochs", "workers"):
-        if not isinstance(cfg[key], int) or cfg[key] < 1:
-            raise ConfigError(f"warm_start.improve.{key} must be a positive integer")
+    rules = [
+        (key, "a positive integer", lambda v: isinstance(v, int) and _number(v) and v >= 1)
+        for key in ("rollouts", "min_rollouts", "value_games", "value_epochs", "workers")
+    ] + [
+        (
+            "pretrain_games",
+            "an integer >= 0",
+            lambda v: isinstance(v, int) and _number(v) and v >= 0,
+        ),
+        ("changed_weight", "a number > 0", lambda v: _number(v) and v > 0),
+        ("gate", "a number >= 0", lambda v: _number(v) and v >= 0),
+    ]
+    for key, text, ok in rules:
+        if not ok(cfg[key]):
+            raise ConfigError(f"warm_start.improve.{key} must be {text}, got {cfg[key]!r}")
     if cfg["min_rollouts"] > cfg["rollouts"]:
         raise ConfigError("warm_start.improve.min_rollouts must be <= rollouts")
-    if not isinstance(cfg["pretrain_games"], int) or cfg["pretrain_games"] < 0:
-        raise ConfigError("warm_start.improve.pretrain_games must be an integer >= 0")
-    if not isinstance(cfg["changed_weight"], (int, float)) or cfg["changed_weight"] <= 0:
-        raise ConfigError("warm_start.improve.changed_weight must be a number > 0")
-    if not isinstance(cfg["gate"], (int, float)) or cfg["gate"] < 0:
-        raise ConfigError("warm_start.improve.gate must be a number >= 0")
     return cfg
 
 

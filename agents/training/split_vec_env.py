@@ -233,3 +233,15 @@ class SplitVecEnv(VecEnv):
         if self._process.is_alive():
             self._process.terminate()
         self.local.close()
+
+
+def vec_env_class(kind: str) -> Any:
+    """The VecEnv class of a config's ``vec_env``: ``dummy`` (every game in this process),
+    ``split`` (a share here and the rest in one worker process, stepped at the same time:
+    :class:`SplitVecEnv`) or ``subproc`` (one process per game)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    classes = {"dummy": DummyVecEnv, "split": SplitVecEnv, "subproc": SubprocVecEnv}
+    if kind not in classes:
+        raise ValueError(f"vec_env must be one of {sorted(classes)}, got {kind!r}")
+    return classes[kind]

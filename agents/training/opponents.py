@@ -1,0 +1,103 @@
+"""Where self-play opponents come from: frozen learner snapshots and scripted baselines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import make_agent
+from agents.base import Agent
+from agents.training.config import TrainConfig
+from envs.core.engine import ConfigError
+
+
+class OpponentPool:
+    """Where self-play opponents come from: frozen learner snapshots and scripted baselines.
+
+    Each opponent seat is drawn independently: with probability ``latest`` the newest snapshot,
+    with probability ``past`` an older snapshot, otherwise a scripted baseline by the weights of
+    ``scripted``. Older snapshots are drawn uniformly, or, with ``prioritized`` (prioritised
+    fictitious self-play), in proportion to ``(1 - learner win rate against it) ** power``, so
+    the snapshots that still beat the learner come back more often. The win rates are measured
+    by the trainer and pushed to every env with :meth:`set_priorities`. Until the first
+    snapshot exists the snapshot share goes to the scripted mix.
+
+    Snapshots are read from ``snapshot_dir`` and loaded once per process: ``refresh()`` picks up
+    new files (each SubprocVecEnv worker keeps its own cache; nothing is pickled per step).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        snapshot_dir: str | Path,
+        scripted: dict[str, float],
+        latest: float,
+        past: float,
+        max_snapshots: int = 20,
+    ) -> None:
+        if latest < 0 or past < 0 or latest + past > 1 + 1e-9:
+            raise ConfigError("opponents.latest and .past must be >= 0 and add up to at most 1")
+        if any(w < 0 for w in scripted.values()):
+            raise ConfigError("opponents.scripted weights must be >= 0")
+        if sum(scripted.values()) <= 0 and latest + past < 1:
+            raise ConfigError("opponents.scripted needs a positive weight (or latest+past = 1)")
+        for name in scripted:
+            make_agent(game, name)  # unknown names fail here, with the known ones listed
+        self.game = game
+        self.snapshot_dir = Path(snapshot_dir)
+        self.scripted_names = list(scripted)
+        weights = np.array([scripted[k] for k in self.scripted_names], dtype=float)
+        self.scripted_p = weights / weights.sum() if weights.sum() > 0 else weights
+        self.latest, self.past = latest, past
+        self.max_snapshots = max_snapshots
+        self._snapshots: list[tuple[str, Any]] = []  # (name, NumpyActor), oldest first
+        self._loaded: set[str] = set()
+        self._priorities: dict[str, float] = {}
+        self._resets = 0
+
+    def refresh(self) -> None:
+        from agents.policy import load_actor
+
+        if not self.snapshot_dir.exists():
+            return
+        for path in sorted(self.snapshot_dir.glob("step_*.zip")):
+            if path.name not in self._loaded:
+                self._loaded.add(path.name)
+                self._snapshots.append((path.stem, load_actor(path)))
+        self._snapshots = self._snapshots[-self.max_snapshots :]
+
+    def set_priorities(self, priorities: dict[str, float]) -> None:
+        """Sampling weights of past snapshots by name (missing names weigh 1)."""
+        self._priorities = dict(priorities)
+
+    def _past_index(self, rng: np.random.Generator) -> int:
+        if not self._priorities:
+            return int(rng.integers(len(self._snapshots)))
+        w = np.array([self._priorities.get(name, 1.0) for name, _ in self._snapshots]) + 1e-6
+        return int(rng.choice(len(w), p=w / w.sum()))
+
+    def __call__(self, rng: np.random.Generator, k: int) -> list[Agent]:
+        from agents.policy import PolicyAgent
+
+        self._resets += 1
+        if self._resets % 16 == 1:
+            self.refresh()
+        out: list[Agent] = []
+        for _ in range(k):
+            u = rng.random()
+            if self._snapshots and u < self.latest + self.past:
+                i = len(self._snapshots) - 1 if u < self.latest else self._past_index(rng)
+                name, actor = self._snapshots[i]
+                out.append(PolicyAgent(actor, name=f"snapshot:{name}", deterministic=False))
+            else:
+                j = int(rng.choice(len(self.scripted_names), p=self.scripted_p))
+                out.append(make_agent(self.game, self.scripted_names[j]))
+        return out
+
+    @classmethod
+    def from_config(cls, cfg: TrainConfig, snapshot_dir: str | Path) -> OpponentPool:
+        """The pool of a training config's ``opponents`` section."""
+        opp = cfg.opponents
+        return cls(cfg.game, snapshot_dir, opp.scripted, opp.latest, opp.past, opp.max_snapshots)

@@ -1,0 +1,264 @@
+"""Imitation warm start ("kickstarting"): behaviour cloning of a teacher before PPO."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from agents import make_agent
+from agents.training.config import TrainConfig
+from envs.core import seeding
+from envs.core.loop import play
+
+#: decision kinds under this share of the teacher games' decisions count as rare (rare_games)
+RARE_SHARE = 0.1
+
+
+def imitation_warm_start(
+    model: Any,
+    game: str,
+    env_options: dict[str, Any],
+    teacher: str,
+    games: int,
+    epochs: int,
+    learning_rate: float,
+    shaping: float,
+    seed: int,
+    progress: bool = True,
+    improve: dict[str, Any] | None = None,
+    lr_decay: float = 1.0,
+    threads: int = 1,
+    rare_games: int = 0,
+) -> dict[str, Any]:
+    """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
+    and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
+
+    PPO then starts from the teacher's level instead of spending millions of steps re-deriving
+    it. With ``improve`` (``warm_start.improve``), every decision is relabelled by rollouts
+    (:mod:`agents.training.improve`): the policy imitates the teacher improved by one step of policy
+    iteration, which is how a trained agent gets above the teacher. The value target matches what the self-play env pays: the seat's final return, minus
+    ``shaping * potential`` at the decision (the shaping still to come sums to exactly that).
+
+    ``rare_games`` more teacher games add only their rare decisions: the kinds
+    (``engine.decision_name``) that make up less than :data:`RARE_SHARE` of the first games'
+    decisions (sevn: FREEZE / FLIP_THREE targets, FORK), so that the network sees enough of
+    them; the common kinds already have plenty of examples. With ``improve`` they go to the
+    plain-teacher pretraining (``improve.pretrain_games``), so they need one.
+    """
+    import torch
+
+    from envs.core.registry import get_spec
+
+    spec = get_spec(game)
+    engine = spec.make_engine(**env_options)
+    extra: dict[str, Any] = {}
+    weights = None
+    if improve is not None:
+        from agents.training.improve import improved_dataset
+
+        # labels first: the labelling forks worker processes, which must happen before torch
+        # starts its thread pool for the cloning
+        data = improved_dataset(game, env_options, teacher, games, improve, seed, progress)
+        pretrain_agreement = None
+        if improve["pretrain_games"]:  # clone the plain teacher first, on cheap games
+            first = imitation_warm_start(
+                model,
+                game,
+                env_options,
+                teacher,
+                improve["pretrain_games"],
+                epochs,
+                learning_rate,
+                shaping,
+                seed + 1,
+                progress,
+                lr_decay=lr_decay,
+                threads=threads,
+                rare_games=rare_games,
+            )
+            pretrain_agreement = first["agreement"]
+        changed = data["improved"] != data["teacher"]
+        weights = np.where(changed, float(improve["changed_weight"]), 1.0).astype(np.float32)
+        obs_rows, mask_rows, act_rows = list(data["obs"]), list(data["mask"]), data["improved"]
+        seat_rows, game_rows, pot_rows = data["seat"], data["game"], data["pot"]
+        finals = list(data["finals"])
+        extra = {
+            "improved": True,
+            "changed_share": data["changed"],
+            "leaf_value_rows": data["leaf_rows"],
+            "leaf_value_r2": data["leaf_r2"],
+        }
+        if pretrain_agreement is not None:
+            extra["pretrain_agreement"] = pretrain_agreement
+    else:  # rare_games, with improve, went to the pretraining above
+        rows = _teacher_decisions(spec, engine, teacher, games, rare_games, seed, progress)
+        obs_rows, mask_rows, act_rows = rows.obs, rows.mask, rows.act
+        seat_rows, game_rows, pot_rows, finals = rows.seat, rows.game, rows.pot, rows.finals
+        if rare_games:
+            extra["rare_kinds"] = sorted(rows.rare)
+            extra["rare_decisions"] = rows.rare_rows
+    finals_arr = np.asarray(finals, dtype=np.float32)
+    obs_t = torch.as_tensor(np.asarray(obs_rows))
+    mask_np = np.asarray(mask_rows)
+    act_t = torch.as_tensor(np.asarray(act_rows))
+    target = finals_arr[np.asarray(game_rows), np.asarray(seat_rows)] - shaping * np.asarray(
+        pot_rows, dtype=np.float32
+    )
+    target_t = torch.as_tensor(target)
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    n = len(act_rows)
+    order_rng = np.random.default_rng(seed + 1)
+    policy.set_training_mode(True)
+    weights_t = None if weights is None else torch.as_tensor(weights)
+    # the fitting uses ``threads`` torch threads (labelling workers, if any, are done by now)
+    threads_before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    epoch_iter: Any = range(epochs)
+    if progress:
+        from tqdm import tqdm
+
+        epoch_iter = tqdm(epoch_iter, desc=f"cloning {n} decisions", unit="epoch")
+    for _ in epoch_iter:
+        order = order_rng.permutation(n)
+        for start in range(0, n, 512):
+            idx = order[start : start + 512]
+            values, log_prob, _ = policy.evaluate_actions(
+                obs_t[idx], act_t[idx], action_masks=mask_np[idx]
+            )
+            if weights is None:
+                nll = -log_prob.mean()
+            else:  # decisions the rollouts changed may count more: they are few
+                w = weights_t[idx]
+                nll = -(log_prob * w).sum() / w.sum()
+            loss = nll + 0.5 * torch.nn.functional.mse_loss(values.flatten(), target_t[idx])
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            optimizer.step()
+        for group in optimizer.param_groups:  # per-epoch decay: settle on the labels
+            group["lr"] *= lr_decay
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        dist = policy.get_distribution(obs_t, action_masks=mask_np)
+        agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
+    torch.set_num_threads(threads_before)
+    return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree, **extra}
+
+
+class _Rows:
+    """Decisions kept from teacher games: the training rows of the cloning."""
+
+    def __init__(self) -> None:
+        self.obs: list[np.ndarray] = []
+        self.mask: list[np.ndarray] = []
+        self.act: list[int] = []
+        self.seat: list[int] = []
+        self.game: list[int] = []
+        self.pot: list[float] = []
+        self.finals: list[np.ndarray] = []
+        self.kinds: dict[str, int] = {}  # decision kind -> rows of the plain games
+        self.rare: set[str] = set()
+        self.rare_rows = 0
+
+
+class _Recorder:
+    """The teacher at one seat, played by :func:`envs.core.loop.play`, writing the decisions the
+    warm start keeps (every one of a plain game, the rare kinds of a rare game) into ``rows``."""
+
+    def __init__(self, agent: Any, seat: int, engine: Any, rows: _Rows, plain: int) -> None:
+        self.agent, self.seat, self.engine, self.rows, self.plain = agent, seat, engine, rows, plain
+        self.name = getattr(agent, "name", "teacher")
+        self.uses_view = getattr(agent, "uses_view", True)
+        self.state: Any = None
+        self.g = 0
+
+    def _keep(self) -> bool:
+        return self.g < self.plain or self.engine.decision_name(self.state) in self.rows.rare
+
+    @property
+    def uses_observation(self) -> bool:  # read by loop.decide just before act()
+        return self._keep() or getattr(self.agent, "uses_observation", True)
+
+    def act(self, observation: Any, action_mask: np.ndarray, view: Any) -> int:
+        action = int(self.agent.act(observation, action_mask, view))
+        if self._keep():
+            rows = self.rows
+            rows.obs.append(observation)
+            rows.mask.append(action_mask.astype(bool))
+            rows.act.append(action)
+            rows.seat.append(self.seat)
+            rows.game.append(self.g)
+            rows.pot.append(self.engine.potential(self.state, self.seat))
+            if self.g < self.plain:
+                kind = self.engine.decision_name(self.state)
+                rows.kinds[kind] = rows.kinds.get(kind, 0) + 1
+            else:
+                rows.rare_rows += 1
+        return action
+
+
+def _teacher_decisions(
+    spec: Any, engine: Any, teacher: str, plain: int, rare_games: int, seed: int, progress: bool
+) -> _Rows:
+    """``plain`` teacher games with every decision kept, then ``rare_games`` keeping only the
+    kinds under :data:`RARE_SHARE` of the plain games' decisions; the teacher in every seat.
+    Game ``g`` is dealt from ``seeding.derive(seed, 3, g)``, its agents reset with
+    ``seeding.agent_seed`` of that deal."""
+    rows = _Rows()
+    seats = [
+        _Recorder(make_agent(spec.name, teacher), i, engine, rows, plain)
+        for i in range(engine.num_players)
+    ]
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    iterator: Any = range(plain + rare_games)
+    if progress:
+        from tqdm import tqdm
+
+        iterator = tqdm(iterator, desc=f"imitating {teacher}", unit="game")
+    for g in iterator:
+        if g == plain:  # the first games are done: which kinds are rare?
+            total = sum(rows.kinds.values())
+            rows.rare = {k for k, c in rows.kinds.items() if c < RARE_SHARE * total}
+        deal = seeding.derive(seed, 3, g)
+        state = engine.new_game(np.random.default_rng(deal))
+        for seat in seats:
+            seat.agent.reset(seeding.agent_seed(deal, seat.seat))
+            seat.state, seat.g = state, g
+        play(spec, engine, state, seats, mask=mask)
+        rows.finals.append(engine.returns(state))
+    return rows
+
+
+def warm_start(model: Any, cfg: TrainConfig, progress: bool, threads: int) -> dict[str, Any]:
+    """The warm start of a config's ``warm_start`` section (``imitate`` set); prints a line."""
+    warm = cfg.warm_start
+    info = imitation_warm_start(
+        model,
+        cfg.game,
+        cfg.env,
+        warm.imitate,
+        warm.games,
+        warm.epochs,
+        warm.learning_rate,
+        cfg.reward_shaping,
+        cfg.seed,
+        progress=progress,
+        improve=warm.improve,
+        lr_decay=warm.lr_decay,
+        threads=threads,
+        rare_games=warm.rare_games,
+    )
+    print(
+        f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "
+        f"({info['games']} games); greedy agreement {info['agreement']:.3f}"
+        + (
+            f"; rollouts changed {info['changed_share']:.1%} of the teacher's choices "
+            f"(leaf value R^2 {info['leaf_value_r2']:.3f})"
+            if info.get("improved")
+            else ""
+        ),
+        flush=True,
+    )
+    return info
