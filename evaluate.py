@@ -36,7 +36,8 @@ from pathlib import Path
 from agents.evaluation.records import RANK_BY
 from agents.evaluation.report import leaderboard_text
 from agents.evaluation.results import jsonl_path, save_result
-from agents.evaluation.tournament import BATCH_GAMES, BOOTSTRAP, run_tournament
+from agents.evaluation.schedule import check_enough_agents, check_permutation_seats
+from agents.evaluation.tournament import BATCH_GAMES, BOOTSTRAP, make_engine, run_tournament
 from envs.core.engine import CardArenaError, ConfigError
 from envs.core.registry import get_spec, names
 
@@ -138,6 +139,11 @@ def main(argv: list[str] | None = None) -> int:
         ):
             if value < low:
                 raise ConfigError(f"{flag} must be at least {low}, got {value}; {fix}")
+        if args.human is None and args.agents:
+            num_players = make_engine(args.game, options).num_players
+            if args.permutations:
+                check_permutation_seats(num_players)
+            check_enough_agents(args.game, args.agents, num_players)
         if args.address and args.backend != "ray":
             raise ConfigError(f"--address {args.address} is for --backend ray; add --backend ray")
         if args.human is None:

@@ -77,22 +77,26 @@ def coop_tables(
 def plan_tables(
     game: str, agents: Sequence[str], num_players: int, permutations: bool = False
 ) -> list[list[str]]:
-    """The tables of one deck seed. A competitive game needs an agent (or a repeat of one, listed
-    again on purpose) for every seat."""
+    """The tables of one deck seed (with fewer agents than seats, they repeat around the table;
+    evaluate.py asks for them to be listed on purpose: :func:`check_enough_agents`)."""
     if get_spec(game).cooperative:
         if permutations:
             check_permutation_seats(num_players)
         return coop_tables(list(dict.fromkeys(agents)), num_players, True, permutations)
     if permutations:
         check_permutation_seats(num_players)
-    if len(agents) < num_players:
+    return seatings(list(agents), num_players, permutations)
+
+
+def check_enough_agents(game: str, agents: Sequence[str], num_players: int) -> None:
+    """A competitive game needs an agent for every seat, an agent listed again to sit twice."""
+    if not get_spec(game).cooperative and len(agents) < num_players:
         raise ConfigError(
             f"{game} with {num_players} seats needs {num_players} agents, got {len(agents)} "
             f"({' '.join(agents)}): add agents, list one more than once to seat it several times "
             f"(e.g. {' '.join([*agents, *[agents[-1]] * (num_players - len(agents))])}), or "
             f"play with --num-players {max(len(agents), 1)}"
         )
-    return seatings(list(agents), num_players, permutations)
 
 
 def make_chunks(todo: Sequence[Key], tables_per_deal: int, batch_games: int) -> list[Chunk]:
