@@ -7,8 +7,9 @@ checkpoint paths (``runs/flip6/final.zip``) or ``module:factory`` entry points (
 seed=...)`` returns an agent; the module is looked up from the current directory too). Every deck
 seed is played under every seat rotation (``--permutations``: every seating, up to 4 seats).
 
-Output: the leaderboard (OpenSkill rating anchored at random = 0, win rate, mean score, paired
-bootstrap 95% intervals over deck seeds) and head-to-head matrix on the terminal; ``--out`` (JSON:
+Output: the leaderboard (Bradley-Terry rating fitted over all games at once, Elo scale, random
+= 0; win rate; mean score; paired bootstrap 95% intervals over deck seeds; ranked by ``--rank-by``)
+and head-to-head matrix on the terminal; ``--out`` (JSON:
 every game's seed, seats and result, and the statistics); ``<out>.jsonl`` (games streamed as they
 finish: a re-run with the same agents and options plays only what is missing, so more deals extend
 the results and a killed run resumes); ``<out>.md`` with PNG plots next to it. Cooperative games
@@ -32,17 +33,13 @@ import os
 import sys
 from pathlib import Path
 
-from agents import make_agent
-from agents.evaluation.tournament import (
-    BATCH_GAMES,
-    BOOTSTRAP,
-    jsonl_path,
-    leaderboard_text,
-    run_tournament,
-    save_result,
-)
-from envs.core.engine import CardArenaError
-from envs.core.registry import names
+from agents.evaluation.records import RANK_BY
+from agents.evaluation.report import leaderboard_text
+from agents.evaluation.results import jsonl_path, save_result
+from agents.evaluation.schedule import check_enough_agents, check_permutation_seats
+from agents.evaluation.tournament import BATCH_GAMES, BOOTSTRAP, make_engine, run_tournament
+from envs.core.engine import CardArenaError, ConfigError
+from envs.core.registry import get_spec, names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
         help="games played in lock-step per task (network agents batch across them)",
     )
     parser.add_argument(
+        "--rank-by",
+        choices=RANK_BY,
+        default="rating",
+        help="leaderboard order: the Bradley-Terry rating (default) or the win rate",
+    )
+    parser.add_argument(
         "--record",
         default=None,
         metavar="DIR",
@@ -125,19 +128,30 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.agents is None and args.human is None:
         parser.error("the following arguments are required: --agents")
-    options: dict = {}
-    if args.num_players is not None:
-        options["num_players"] = args.num_players
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--option needs KEY=VALUE, got {item!r}")
-        if value.lstrip("-").isdigit():
-            options[key] = int(value)
-        elif value.lower() in ("true", "false"):  # thegame signals=true, suicidium expansion=true
-            options[key] = value.lower() == "true"
-        else:
-            options[key] = value
+    try:
+        options = parse_options(args.option, args.num_players)
+        for flag, value, low, fix in (
+            ("--deals", args.deals, 1, "each deal is one deck seed played at every table"),
+            ("--first-seed", args.first_seed, 0, "deck seeds are non-negative"),
+            ("--workers", args.workers, 1, "--workers 1 plays in this process"),
+            ("--bootstrap", args.bootstrap, 1, f"the default is {BOOTSTRAP} resamples"),
+            ("--batch-games", args.batch_games, 1, f"the default is {BATCH_GAMES}"),
+        ):
+            if value < low:
+                raise ConfigError(f"{flag} must be at least {low}, got {value}; {fix}")
+        if args.human is None and args.agents:
+            num_players = make_engine(args.game, options).num_players
+            if args.permutations:
+                check_permutation_seats(num_players)
+            check_enough_agents(args.game, args.agents, num_players)
+        if args.address and args.backend != "ray":
+            raise ConfigError(f"--address {args.address} is for --backend ray; add --backend ray")
+        if args.human is None:
+            get_spec(args.game)  # a typo in --game first, before any agent is looked up
+            out, report = check_outputs(args.out, args.game, args.report, args.no_report)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     if os.getcwd() not in sys.path:  # module:factory agents from the current directory
         sys.path.append(os.getcwd())
     if args.human is not None:
@@ -155,10 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         except CardArenaError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-    out = args.out or f"results/{args.game}.json"
     try:
-        for spec in dict.fromkeys(args.agents):  # fail before starting workers
-            make_agent(args.game, spec)
         result = run_tournament(
             args.game,
             args.agents,
@@ -175,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             batch_games=args.batch_games,
             bootstrap=args.bootstrap,
             record_dir=args.record,
+            rank_by=args.rank_by,
         )
     except CardArenaError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -187,13 +199,73 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_report:
         from agents.evaluation.report import write_report
 
-        report = args.report or str(Path(out).with_suffix(".md"))
         written += [str(p) for p in write_report(result, report, str(jsonl_path(out)))]
     print(
         f"{len(result.records)} games ({result.played} played in {result.seconds:.1f} s, "
         f"{result.reused} from earlier runs); written: {', '.join(written)}"
     )
     return 0
+
+
+def parse_options(items: list[str], num_players: int | None) -> dict:
+    """``--option KEY=VALUE`` items (and ``--num-players``) as engine options: integers and
+    true/false are converted, anything else stays text (the game checks the values)."""
+    options: dict = {}
+    if num_players is not None:
+        options["num_players"] = num_players
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"--option needs KEY=VALUE (e.g. target_score=40), got {item!r}")
+        if key in options:
+            raise ConfigError(
+                f"--option {item!r}: {key} is already set to {options[key]!r} "
+                f"({'by --num-players' if key == 'num_players' and num_players else 'earlier'}); "
+                f"give it once"
+            )
+        if value.lstrip("-").isdigit():
+            options[key] = int(value)
+        elif value.lower() in ("true", "false"):  # thegame signals=true, suicidium expansion=true
+            options[key] = value.lower() == "true"
+        else:
+            options[key] = value
+    return options
+
+
+def check_outputs(
+    out: str | None, game: str, report: str | None, no_report: bool
+) -> tuple[str, str | None]:
+    """The JSON results path and the report path, refused when one would overwrite another (the
+    ``.jsonl`` results store and the ``.md`` report are named after ``--out``) or cannot be
+    written, before anything is played."""
+    out = out or f"results/{game}.json"
+    path = Path(out)
+    if out.endswith(("/", os.sep)) or path.is_dir():
+        raise ConfigError(
+            f"--out {out} is a directory; give a file in it, e.g. --out {path / (game + '.json')}"
+        )
+    if path.suffix != ".json":
+        raise ConfigError(
+            f"--out {out}: the results file must end in .json (its .jsonl results store and .md "
+            f"report are named after it, so {path.suffix or 'no suffix'} would overwrite or mix "
+            f"them up); e.g. --out {path.with_suffix('.json')}"
+        )
+    md = None if no_report else (report or str(path.with_suffix(".md")))
+    if md is not None:
+        mine = {path.resolve(), jsonl_path(path).resolve()}
+        if Path(md).resolve() in mine or Path(md).suffix != ".md":
+            raise ConfigError(
+                f"--report {md}: the report must be a .md file other than --out and its .jsonl; "
+                f"e.g. --report {path.with_suffix('.md')}"
+            )
+    for target in filter(None, (out, md)):
+        for parent in Path(target).resolve().parents:
+            if parent.exists():
+                if not parent.is_dir() or not os.access(parent, os.W_OK):
+                    raise ConfigError(f"cannot write {target}: {parent} is not a writable folder")
+                break
+    return out, md
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from agents import make_agent, scripted_names  # noqa: E402
 from agents.evaluation.lockstep import play_lockstep  # noqa: E402
-from agents.evaluation.tournament import play_game, seatings  # noqa: E402
+from agents.evaluation.schedule import seatings  # noqa: E402
+from agents.evaluation.tournament import play_game  # noqa: E402
 from envs.core import seeding  # noqa: E402
 from envs.core.registry import get_spec  # noqa: E402
 

@@ -12,19 +12,15 @@ import evaluate
 from agents import make_agent
 from agents.evaluation.lockstep import play_lockstep
 from agents.evaluation.ratings import (
-    bootstrap_indices,
+    ELO,
+    Resamples,
     bootstrap_mean,
+    bradley_terry,
     finishing_ranks,
-    openskill_ratings,
-    pl_ratings,
 )
-from agents.evaluation.tournament import (
-    ResultsStore,
-    play_game,
-    run_tournament,
-    seatings,
-    summarise,
-)
+from agents.evaluation.results import ResultsStore
+from agents.evaluation.schedule import seatings
+from agents.evaluation.tournament import play_game, run_tournament, summarise
 from envs.core.engine import ConfigError
 
 TINY = "tiny_policy:make"
@@ -63,33 +59,48 @@ def test_finishing_ranks_follow_the_direction_the_winners_show():
     assert finishing_ranks([10, 30, 5], [0]) == [0, 1, 1]  # scores do not tell: tie behind
 
 
-def test_vectorised_rating_is_openskill_plackett_luce():
-    rng = np.random.default_rng(3)
-    seats = np.array([rng.choice(5, 4, replace=g % 3 == 0) for g in range(120)])
-    ranks = np.array([finishing_ranks(list(rng.integers(0, 4, 4)), [0]) for _ in range(120)])
-    mu, sigma = openskill_ratings(seats, ranks, 5)
-    bmu, bsigma = pl_ratings(seats, ranks, np.arange(120)[None, :], 5)
-    assert np.abs(bmu[0] - mu).max() < 1e-9 and np.abs(bsigma[0] - sigma).max() < 1e-9
-    # a padded replicate (-1 = no game) rates only its games
-    orders = np.array([list(range(60)) + [-1] * 60])
-    assert np.allclose(
-        pl_ratings(seats, ranks, orders, 5)[0][0], openskill_ratings(seats[:60], ranks[:60], 5)[0]
+def test_bradley_terry_fit_recovers_known_strengths():
+    # two agents, a beats b 3 times in 4: log-odds ln 3 (the prior pulls it in a hair)
+    ahead = np.array([[0.0, 300.0], [100.0, 0.0]])
+    theta = bradley_terry(ahead, ahead + ahead.T)
+    assert theta[0] - theta[1] == pytest.approx(np.log(3), rel=1e-3)
+    # three agents drawn from known strengths, many games: the fit finds them again
+    rng = np.random.default_rng(0)
+    true = np.array([0.0, 0.7, -0.5])
+    met = np.full((3, 3), 4000.0) - np.diag([4000.0] * 3)
+    p = 1 / (1 + np.exp(true[None, :] - true[:, None]))
+    won = np.triu(rng.binomial(4000, p), 1).astype(float)
+    ahead = won + np.triu(met - won, 1).T
+    fit = bradley_terry(ahead, met)
+    assert np.allclose(fit - fit[0], true - true[0], atol=0.08)
+    # an agent that always wins stays finite; many tables at once give the same as one by one
+    always = np.array([[0.0, 50.0], [0.0, 0.0]])
+    both = bradley_terry(
+        np.stack([always, ahead[:2, :2]]), np.stack([always + always.T, met[:2, :2]])
     )
+    assert np.isfinite(both).all()
+    assert np.allclose(both[0], bradley_terry(always, always + always.T))
 
 
 def test_bootstrap_is_paired_deterministic_and_covers_the_mean():
-    idx = bootstrap_indices(50, 400)
-    assert np.array_equal(idx, bootstrap_indices(50, 400))
+    res = Resamples(50, 400)
+    blocks = list(res.blocks())
+    assert all(np.array_equal(a, b) for a, b in zip(blocks, res.blocks(), strict=True))
+    assert sum(len(b) for b in blocks) == 400 and all((b.sum(axis=1) == 50).all() for b in blocks)
     values = np.random.default_rng(0).normal(2.0, 1.0, 50)
-    mean, (low, high) = bootstrap_mean(values, idx)
+    mean, (low, high) = bootstrap_mean(values, res)
     assert mean == pytest.approx(values.mean()) and low < mean < high
     assert high - low == pytest.approx(2 * 1.96 / np.sqrt(50), rel=0.3)
-    shifted = bootstrap_mean(values + 1.0, idx)  # paired: same resamples, interval moves by 1
+    shifted = bootstrap_mean(values + 1.0, res)  # paired: same resamples, interval moves by 1
     assert shifted[1] == pytest.approx((low + 1.0, high + 1.0))
     gaps = values.copy()
     gaps[::2] = np.nan  # an agent absent from half the seeds
-    m2, ci2 = bootstrap_mean(gaps, idx)
+    m2, ci2 = bootstrap_mean(gaps, res)
     assert m2 == pytest.approx(np.nanmean(gaps)) and ci2[0] < m2 < ci2[1]
+    # drawn in small blocks (as for many deck seeds): the same interval, up to resampling noise
+    small = Resamples(50, 400)
+    small.block = 7
+    assert bootstrap_mean(values, small)[1] == pytest.approx((low, high), abs=0.1)
 
 
 @pytest.fixture(scope="module")
@@ -111,9 +122,8 @@ def test_rating_is_anchored_at_random_and_orders_the_ladder(ladder):
     assert [s.name for s in ladder.summaries()][-1] == "random"
     rating = ladder.rating()
     assert rating["anchor"] == "random"
-    assert rating["agents"]["ev"]["mu"] - rating["agents"]["random"]["mu"] == pytest.approx(
-        board["ev"].rating
-    )
+    strength = {a: v["strength"] for a, v in rating["agents"].items()}
+    assert (strength["ev"] - strength["random"]) * ELO == pytest.approx(board["ev"].rating)
     for s in board.values():
         assert s.win_ci[0] <= s.win_rate <= s.win_ci[1]
         assert s.score_ci[0] <= s.mean_score <= s.score_ci[1]
@@ -254,12 +264,13 @@ def test_rerun_extends_and_resumes_without_replaying(tmp_path):
         except json.JSONDecodeError:
             kinds["cut"] += 1
     assert kinds == {"run": 3, "game": 18, "cut": 1}
+    four = [*args[1], "threshold"]
     with pytest.raises(ConfigError, match="--fresh"):
-        run_tournament(args[0], args[1], 2, {"num_players": 4}, progress=False, results_path=path)
+        run_tournament(args[0], four, 2, {"num_players": 4}, progress=False, results_path=path)
     redo = run_tournament(
-        args[0], args[1], 2, {"num_players": 4}, progress=False, results_path=path, fresh=True
+        args[0], four, 2, {"num_players": 4}, progress=False, results_path=path, fresh=True
     )
-    assert redo.played == 6 and (tmp_path / "r.jsonl.bak").exists()
+    assert redo.played == 8 and (tmp_path / "r.jsonl.bak").exists()
 
 
 def test_changed_checkpoint_is_refused(tmp_path):

@@ -158,7 +158,7 @@ def test_a_snapshot_planted_in_a_run_is_refused(tmp_path, marker):
 
 
 def test_replays_and_results_files_are_plain_data(tmp_path, marker):
-    from agents.evaluation.tournament import ResultsStore
+    from agents.evaluation.results import ResultsStore
     from envs.core.replay import verify
 
     blob = base64.b64encode(_pickle_payload(marker)).decode()

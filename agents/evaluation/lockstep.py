@@ -52,7 +52,7 @@ def play_lockstep(
     order are appended to it (what ``evaluate.py --record`` writes replays from).
     """
     from agents.evaluation.ratings import finishing_ranks
-    from agents.evaluation.tournament import GameRecord
+    from agents.evaluation.records import GameRecord
 
     spec = get_spec(game)
     engine = spec.make_engine(**options)
@@ -65,7 +65,12 @@ def play_lockstep(
         row = []
         for i, name in enumerate(lineup):
             agent = copy.copy(agents[name])
-            agent.reset(seeding.agent_seed(seed, i))
+            try:
+                agent.reset(seeding.agent_seed(seed, i))
+            except Exception as err:  # noqa: BLE001 - any failure of an agent is reported as one
+                raise AgentError(_failure(game, name, i, seed, "reset", err)) from err
+            except SystemExit as err:
+                raise AgentError(_failure(game, name, i, seed, "reset", err)) from None
             row.append(agent)
         seats.append(row)
         kinds.append([batch_kind(a) for a in row])
@@ -94,13 +99,21 @@ def play_lockstep(
                     actions[g] = decide(spec, engine, state, seat, agent, one_mask)
                 except CardArenaError as err:
                     raise _in_game(err, jobs, g, seat) from None
+                except Exception as err:  # noqa: BLE001
+                    raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from err
+                except SystemExit as err:
+                    raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from None
         for group in custom.values():
             gs = [item[0] for item in group]
-            chosen = seats[gs[0]][turn[gs[0]]].act_batch(
-                np.stack([item[1] for item in group]),
-                np.stack([item[2] for item in group]),
-                [item[3] for item in group],
-            )
+            try:
+                chosen = seats[gs[0]][turn[gs[0]]].act_batch(
+                    np.stack([item[1] for item in group]),
+                    np.stack([item[2] for item in group]),
+                    [item[3] for item in group],
+                )
+            except (Exception, SystemExit) as err:  # noqa: BLE001
+                who = _who(jobs, gs[0], turn[gs[0]])
+                raise AgentError(_failure(game, *who, "act_batch", err)) from None
             for g, act in zip(gs, chosen, strict=True):
                 actions[g] = _checked(act, jobs, g, turn[g])
         for g in active:
@@ -131,6 +144,23 @@ def play_lockstep(
             )
         )
     return records
+
+
+class AgentError(CardArenaError):
+    """An agent raised (or tried to exit the process) while playing."""
+
+
+def _who(jobs: Sequence[Job], g: int, seat: int) -> tuple[str, int, int]:
+    seed, lineup = jobs[g]
+    return lineup[seat], seat, int(seed)
+
+
+def _failure(game: str, name: str, seat: int, seed: int, call: str, err: BaseException) -> str:
+    if isinstance(err, SystemExit):
+        what = f"tried to exit the process (SystemExit {err.code!r})"
+    else:
+        what = f"raised {type(err).__name__}: {err}"
+    return f"agent {name!r} {what} in {call}() playing {game} at seat {seat} (deck seed {seed})"
 
 
 def _in_game(err: CardArenaError, jobs: Sequence[Job], g: int, seat: int) -> CardArenaError:

@@ -1,36 +1,38 @@
-"""Tournament statistics: finishing orders, OpenSkill ratings, head-to-head, paired bootstrap.
+"""Tournament statistics: finishing orders, the Bradley-Terry rating, head-to-head, paired bootstrap.
 
 * **Finishing order** of a game: the winners share first place; the other seats follow by score,
   in the direction the game's own result shows (the winners scored higher, or lower, than every
   other seat); when a game's scores do not tell, the non-winners share second place.
-* **Rating**: OpenSkill's Plackett-Luce model (default parameters) over the full finishing orders,
-  one update per game in a fixed order (deck seed, then table), shifted so that ``random`` is 0.
-  Every seat is a one-player team; an agent sitting twice at a table gets the mean of its seats'
-  updates. With the same model parameters and the same anchor, figures from different runs are on
-  one scale.
+* **Pairwise results**: in every game, each pair of agents at the table is one comparison: the
+  share of their seat pairs in which the first finished ahead of the second (ties count half), so
+  an agent sitting twice counts once per game. They are summed per deck seed, which is all the
+  rating, the head-to-head matrix and their intervals need (a few numbers per seed and pair).
+* **Rating**: a Bradley-Terry maximum-likelihood fit over all pairwise results at once,
+  ``P(a finishes ahead of b) = 1 / (1 + 10 ** ((r_b - r_a) / 400))`` (the Elo scale: 400 points
+  are 10:1 odds), with a weak normal prior on the strengths (:data:`PRIOR`, so an agent that
+  always wins stays finite), shifted so that ``random`` is 0 (or the mean of the agents, without
+  ``random``). It depends on which games were played, never on their order.
 * **Intervals**: paired bootstrap over deck seeds. A deck seed (all its tables) is one sample; the
-  same resampled seeds serve every agent and every figure, so differences stay paired. The rating
-  interval re-rates each resample with :func:`pl_ratings`, a vectorised copy of OpenSkill's update
-  (checked against the library by the tests), anchored per resample.
+  same resampled seeds serve every agent and every figure, so differences stay paired. Resamples
+  are drawn as per-seed counts in blocks (:class:`Resamples`), so memory grows with the number of
+  deck seeds, not with replicates x games.
 * **Head-to-head**: share of games in which the row agent finished ahead of the column agent, over
   the games where both sat at the table (ties count half, so ``h2h[a, b] + h2h[b, a] = 1``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-# OpenSkill's defaults, spelled out so that a change of library default cannot move the scale.
-MU = 25.0
-SIGMA = 25.0 / 3.0
-BETA = 25.0 / 6.0
-KAPPA = 0.0001
-TAU = 25.0 / 300.0
 ANCHOR = "random"
 BOOTSTRAP_SEED = 20240817
+ELO = 400.0 / math.log(10.0)  # rating points per unit of log-odds
+PRIOR = 0.01  # L2 penalty on the log-odds strengths: a N(0, 10^2) prior
+BLOCK_CELLS = 1 << 21  # resample counts held at once (replicates x deck seeds)
 
 
 def finishing_ranks(scores: Sequence[float], winners: Sequence[int]) -> list[int]:
@@ -55,164 +57,104 @@ def finishing_ranks(scores: Sequence[float], winners: Sequence[int]) -> list[int
 
 
 # ---- paired bootstrap over deck seeds ---------------------------------------------------------
-def bootstrap_indices(num_seeds: int, replicates: int, seed: int = BOOTSTRAP_SEED) -> np.ndarray:
-    """(replicates, num_seeds) resampled seed positions, sorted within each replicate."""
-    rng = np.random.default_rng(seed)
-    if num_seeds == 0 or replicates <= 0:
-        return np.zeros((0, num_seeds), dtype=np.int64)
-    return np.sort(rng.integers(0, num_seeds, size=(replicates, num_seeds)), axis=1)
+class Resamples:
+    """``replicates`` bootstrap resamples of ``num_seeds`` deck seeds, as blocks of counts.
+
+    :meth:`blocks` yields float arrays (replicates in the block, num_seeds): how many times each
+    seed is drawn. Every call yields the same blocks, so every statistic is computed on the same
+    resamples (paired), and at most :data:`BLOCK_CELLS` counts are held at once.
+    """
+
+    def __init__(self, num_seeds: int, replicates: int, seed: int = BOOTSTRAP_SEED) -> None:
+        self.num_seeds = int(num_seeds)
+        self.replicates = max(0, int(replicates)) if num_seeds else 0
+        self.seed = seed
+        self.block = max(1, min(self.replicates, BLOCK_CELLS // max(1, self.num_seeds)))
+
+    def __len__(self) -> int:
+        return self.replicates
+
+    def blocks(self) -> Iterator[np.ndarray]:
+        rng = np.random.default_rng(self.seed)
+        s = self.num_seeds
+        done = 0
+        while done < self.replicates:
+            b = min(self.block, self.replicates - done)
+            draws = rng.integers(0, s, size=(b, s))
+            draws += np.arange(b)[:, None] * s
+            yield np.bincount(draws.ravel(), minlength=b * s).reshape(b, s).astype(np.float64)
+            done += b
 
 
-def bootstrap_mean(values: np.ndarray, idx: np.ndarray) -> tuple[float, tuple[float, float]]:
-    """Mean over seeds of ``values`` (NaN where the agent did not play that seed) and its
-    percentile 95% interval over the resamples ``idx``."""
+def bootstrap_means(
+    values: np.ndarray, resamples: Resamples
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per column of ``values`` (deck seeds x figures, NaN where a figure has no sample for a
+    seed): the mean over seeds and the percentile 95% interval over the resamples.
+
+    Returns (mean, low, high), each one value per column.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 1:
+        values = values[:, None]
     present = ~np.isnan(values)
-    if not present.any():
-        return float("nan"), (float("nan"), float("nan"))
-    mean = float(values[present].mean())
-    if len(idx) == 0 or present.sum() < 2:
-        return mean, (mean, mean)
+    n = present.sum(axis=0)
     v = np.where(present, values, 0.0)
-    counts = present[idx].sum(axis=1)
-    sums = v[idx].sum(axis=1)
-    reps = sums[counts > 0] / counts[counts > 0]
-    low, high = np.percentile(reps, [2.5, 97.5])
-    return mean, (float(low), float(high))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, v.sum(axis=0) / n, np.nan)
+    low, high = mean.copy(), mean.copy()
+    if not len(resamples) or not (n >= 2).any():
+        return mean, low, high
+    reps = []
+    weights = present.astype(np.float64)
+    for counts in resamples.blocks():
+        with np.errstate(invalid="ignore", divide="ignore"):
+            reps.append((counts @ v) / (counts @ weights))
+    rep = np.concatenate(reps)
+    cols = n >= 2
+    low[cols], high[cols] = np.nanpercentile(rep[:, cols], [2.5, 97.5], axis=0)
+    return mean, low, high
 
 
-# ---- ratings ----------------------------------------------------------------------------------
-def openskill_ratings(
-    seats: np.ndarray, ranks: np.ndarray, num_agents: int
+def bootstrap_mean(values: np.ndarray, resamples: Resamples) -> tuple[float, tuple[float, float]]:
+    """One figure's mean over seeds (NaN = no sample that seed) and its 95% interval."""
+    mean, low, high = bootstrap_means(np.asarray(values, dtype=np.float64)[:, None], resamples)
+    return float(mean[0]), (float(low[0]), float(high[0]))
+
+
+# ---- pairwise results -------------------------------------------------------------------------
+def pair_results(
+    seats: np.ndarray, ranks: np.ndarray, seed_pos: np.ndarray, num_seeds: int, num_agents: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(mu, sigma) per agent after rating the games in order with the OpenSkill library.
+    """(ahead, met), each (num_seeds, k, k): per deck seed, ``met[s, a, b]`` counts the games where
+    a and b sat at one table and ``ahead[s, a, b]`` those where a finished ahead of b (ties half;
+    an agent in several seats contributes the mean over its seats).
 
-    ``seats[g, i]`` is the agent index at seat i of game g, ``ranks[g, i]`` its finishing place.
+    ``seats[g, i]`` is the agent index at seat i of game g (-1: an agent left out),
+    ``ranks[g, i]`` its finishing place and ``seed_pos[g]`` the position of its deck seed.
     """
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, kappa=KAPPA, tau=TAU)
-    mu = np.full(num_agents, MU)
-    sigma = np.full(num_agents, SIGMA)
-    for game_seats, game_ranks in zip(seats, ranks, strict=True):
-        teams = [[model.rating(mu=float(mu[a]), sigma=float(sigma[a]))] for a in game_seats]
-        out = model.rate(teams, ranks=[int(r) for r in game_ranks])
-        new_mu: dict[int, list[float]] = {}
-        new_sigma: dict[int, list[float]] = {}
-        for a, (player,) in zip(game_seats, out, strict=True):
-            new_mu.setdefault(int(a), []).append(player.mu)
-            new_sigma.setdefault(int(a), []).append(player.sigma)
-        for a in new_mu:
-            mu[a] = sum(new_mu[a]) / len(new_mu[a])
-            sigma[a] = sum(new_sigma[a]) / len(new_sigma[a])
-    return mu, sigma
-
-
-def pl_ratings(
-    seats: np.ndarray, ranks: np.ndarray, orders: np.ndarray, num_agents: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """OpenSkill's Plackett-Luce update, vectorised over replicates.
-
-    ``orders[b]`` lists the games (indices into ``seats``/``ranks``; -1 = no game) replicate b
-    rates, in order. Returns (mu, sigma), each (replicates, num_agents).
-    """
-    reps = orders.shape[0]
-    games, n = seats.shape
-    # replicates on the last axis, so that every reduction runs over contiguous rows
-    mu = np.full((num_agents, reps), MU)
-    sigma = np.full((num_agents, reps), SIGMA)
-    if games == 0 or reps == 0:
-        return mu.T.copy(), sigma.T.copy()
-    r = ranks.T  # (n, G)
-    # [q, i, g]: seat i is in seat q's choice set (not better placed) / number tied with q
-    behind = (r[None, :, :] >= r[:, None, :]).astype(float)
-    weight = behind / (r[None, :, :] == r[:, None, :]).sum(axis=1, keepdims=True)
-    own = np.einsum("iig->ig", weight)
-    # [i, j, g]: an agent in several seats of a game gets the mean of their updates
-    same = (seats.T[:, None, :] == seats.T[None, :, :]).astype(float)
-    share = same / same.sum(axis=1, keepdims=True)
-    has_dups = bool((same.sum(axis=1) > 1).any())
-    seats_t = seats.T
-    cols = np.arange(reps)[None, :]
-    for t in range(orders.shape[1]):
-        g = orders[:, t]
-        valid = g >= 0
-        if not valid.any():
-            continue
-        g = np.where(valid, g, 0)
-        who = seats_t[:, g]  # (n, R)
-        m = mu[who, cols]
-        old_sigma = sigma[who, cols]
-        s2 = old_sigma**2 + TAU * TAU
-        c = np.sqrt(s2.sum(axis=0) + n * BETA * BETA)  # (R,)
-        e = np.exp(m / c)
-        sum_q = (behind[:, :, g] * e[None, :, :]).sum(axis=1)  # (q, R)
-        p = e[None, :, :] / sum_q[:, None, :]  # [q, i, R] = e_i / sum_q
-        wp = weight[:, :, g] * p
-        wp_sum = wp.sum(axis=0)
-        omega = (own[:, g] - wp_sum) * s2 / c
-        delta = (wp_sum - (wp * p).sum(axis=0)) * s2 / c**2 * np.sqrt(s2) / c
-        new_mu = m + omega
-        new_sigma = np.sqrt(s2) * np.sqrt(np.maximum(1.0 - delta, KAPPA))
-        if has_dups:
-            mix = share[:, :, g]
-            new_mu = (mix * new_mu[None, :, :]).sum(axis=1)
-            new_sigma = (mix * new_sigma[None, :, :]).sum(axis=1)
-        mu[who, cols] = np.where(valid, new_mu, m)
-        sigma[who, cols] = np.where(valid, new_sigma, old_sigma)
-    return mu.T.copy(), sigma.T.copy()
-
-
-def rate(
-    seats: np.ndarray,
-    ranks: np.ndarray,
-    seed_of_game: np.ndarray,
-    agents: Sequence[str],
-    idx: np.ndarray,
-) -> dict[str, Any]:
-    """Anchored OpenSkill ratings of ``agents`` with paired-bootstrap 95% intervals.
-
-    Games must be given in rating order (deck seed, then table); ``seed_of_game[g]`` is the
-    position of game g's deck seed (0..S-1) and ``idx`` the bootstrap resamples of positions.
-    """
-    k = len(agents)
-    mu, sigma = openskill_ratings(seats, ranks, k)
-    if ANCHOR in agents:
-        anchor, shift = ANCHOR, float(mu[list(agents).index(ANCHOR)])
-    else:
-        anchor, shift = "mean", float(mu.mean())
-    intervals = [(float("nan"), float("nan"))] * k
-    if len(idx) and len(seats):
-        games_of_seed: list[list[int]] = [[] for _ in range(int(seed_of_game.max()) + 1)]
-        for g, s in enumerate(seed_of_game):
-            games_of_seed[int(s)].append(g)
-        rows = [[g for s in rep for g in games_of_seed[s]] for rep in idx]
-        width = max(len(rw) for rw in rows)
-        orders = np.full((len(rows), width), -1, dtype=np.int64)
-        for b, rw in enumerate(rows):
-            orders[b, : len(rw)] = rw
-        bmu, _ = pl_ratings(seats, ranks, orders, k)
-        if anchor == ANCHOR:
-            bmu = bmu - bmu[:, [list(agents).index(ANCHOR)]]
-        else:
-            bmu = bmu - bmu.mean(axis=1, keepdims=True)
-        low, high = np.percentile(bmu, [2.5, 97.5], axis=0)
-        intervals = [(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)]
-    return {
-        "model": "openskill.PlackettLuce",
-        "params": {"mu": MU, "sigma": SIGMA, "beta": BETA, "kappa": KAPPA, "tau": TAU},
-        "anchor": anchor,
-        "shift": shift,
-        "agents": {
-            name: {
-                "rating": float(mu[i] - shift),
-                "ci": intervals[i],
-                "mu": float(mu[i]),
-                "sigma": float(sigma[i]),
-                "ordinal": float(mu[i] - shift - 3.0 * sigma[i]),
-            }
-            for i, name in enumerate(agents)
-        },
-    }
+    k = num_agents
+    size = num_seeds * k * k
+    ahead = np.zeros(size)
+    met = np.zeros(size)
+    if len(seats):
+        n = seats.shape[1]
+        copies = (seats[:, :, None] == seats[:, None, :]).sum(axis=2)
+        base = np.asarray(seed_pos, dtype=np.int64) * k
+        for i in range(n):
+            for j in range(n):
+                a, b = seats[:, i], seats[:, j]
+                keep = (a != b) & (a >= 0) & (b >= 0)
+                if not keep.any():
+                    continue
+                w = 1.0 / (copies[keep, i] * copies[keep, j])
+                ri, rj = ranks[keep, i], ranks[keep, j]
+                v = np.where(ri < rj, 1.0, np.where(ri == rj, 0.5, 0.0))
+                flat = (base[keep] + a[keep]) * k + b[keep]
+                ahead += np.bincount(flat, weights=w * v, minlength=size)
+                met += np.bincount(flat, weights=w, minlength=size)
+    shape = (num_seeds, k, k)
+    return ahead.reshape(shape), met.reshape(shape)
 
 
 def head_to_head(
@@ -220,21 +162,82 @@ def head_to_head(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(share, games): ``share[a, b]`` is the share of the games with both a and b at the table
     in which a finished ahead of b (ties half; NaN where they never met or a == b)."""
-    total = np.zeros((num_agents, num_agents))
-    games = np.zeros((num_agents, num_agents), dtype=np.int64)
-    n = seats.shape[1] if len(seats) else 0
-    for game_seats, game_ranks in zip(seats, ranks, strict=True):
-        acc: dict[tuple[int, int], list[float]] = {}
-        for i in range(n):
-            for j in range(n):
-                a, b = int(game_seats[i]), int(game_seats[j])
-                if a == b:
-                    continue
-                ri, rj = game_ranks[i], game_ranks[j]
-                acc.setdefault((a, b), []).append(1.0 if ri < rj else 0.5 if ri == rj else 0.0)
-        for (a, b), vals in acc.items():
-            total[a, b] += sum(vals) / len(vals)
-            games[a, b] += 1
+    ahead, met = pair_results(seats, ranks, np.zeros(len(seats), np.int64), 1, num_agents)
+    return share_of(ahead[0], met[0])
+
+
+def share_of(ahead: np.ndarray, met: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(games > 0, total / np.maximum(games, 1), np.nan)
-    return share, games
+        share = np.where(met > 0, ahead / np.maximum(met, 1e-300), np.nan)
+    return share, np.rint(met).astype(np.int64)
+
+
+# ---- the rating -------------------------------------------------------------------------------
+def bradley_terry(
+    ahead: np.ndarray, met: np.ndarray, prior: float = PRIOR, iterations: int = 100
+) -> np.ndarray:
+    """Maximum a-posteriori log-odds strengths, (..., k) for pairwise tables (..., k, k).
+
+    Maximises ``sum_ab ahead[a, b] * log sigmoid(t_a - t_b) - prior / 2 * |t|^2`` by damped Newton
+    steps (the objective is strictly concave), for every leading index at once.
+    """
+    ahead = np.asarray(ahead, dtype=np.float64)
+    met = np.asarray(met, dtype=np.float64)
+    k = ahead.shape[-1]
+    theta = np.zeros(ahead.shape[:-1])
+    eye = np.eye(k)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(theta[..., None, :] - theta[..., :, None]))  # P(a ahead of b)
+        grad = (ahead - met * p).sum(axis=-1) - prior * theta
+        curve = met * p * (1.0 - p)
+        hess = curve.sum(axis=-1)[..., None] * eye - curve + prior * eye  # minus the Hessian
+        step = np.linalg.solve(hess, grad[..., None])[..., 0]
+        biggest = np.abs(step).max(axis=-1, keepdims=True) if k else step
+        step = step * np.minimum(1.0, 2.0 / np.maximum(biggest, 1e-300))
+        theta = theta + step
+        if not k or np.abs(step).max() < 1e-12:
+            break
+    return theta
+
+
+def _anchored(theta: np.ndarray, agents: Sequence[str]) -> np.ndarray:
+    if ANCHOR in agents:
+        ref = theta[..., [list(agents).index(ANCHOR)]]
+    else:
+        ref = theta.mean(axis=-1, keepdims=True)
+    return (theta - ref) * ELO
+
+
+def rate(
+    ahead: np.ndarray, met: np.ndarray, agents: Sequence[str], resamples: Resamples
+) -> dict[str, Any]:
+    """Anchored Bradley-Terry ratings of ``agents`` with paired-bootstrap 95% intervals, from the
+    per-seed pairwise results of :func:`pair_results`."""
+    k = len(agents)
+    theta = bradley_terry(ahead.sum(axis=0), met.sum(axis=0))
+    rating = _anchored(theta, agents)
+    intervals = [(float("nan"), float("nan"))] * k
+    if len(resamples) and ahead.shape[0]:
+        flat_a = ahead.reshape(ahead.shape[0], k * k)
+        flat_m = met.reshape(met.shape[0], k * k)
+        reps = []
+        for counts in resamples.blocks():
+            boot = bradley_terry(
+                (counts @ flat_a).reshape(-1, k, k), (counts @ flat_m).reshape(-1, k, k)
+            )
+            reps.append(_anchored(boot, agents))
+        low, high = np.percentile(np.concatenate(reps), [2.5, 97.5], axis=0)
+        intervals = [(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)]
+    return {
+        "model": "bradley-terry",
+        "meaning": (
+            "maximum-likelihood fit of P(a finishes ahead of b) = 1 / (1 + 10^((r_b - r_a) / 400)) "
+            "over every pair at every table"
+        ),
+        "prior": PRIOR,
+        "anchor": ANCHOR if ANCHOR in agents else "mean",
+        "agents": {
+            name: {"rating": float(rating[i]), "ci": intervals[i], "strength": float(theta[i])}
+            for i, name in enumerate(agents)
+        },
+    }

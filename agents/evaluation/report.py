@@ -1,4 +1,5 @@
-"""A Markdown report of a tournament, with PNG plots next to it (matplotlib, Agg canvas).
+"""A tournament's leaderboard as terminal text, and as a Markdown report with PNG plots next to it
+(matplotlib, Agg canvas).
 
 Competitive games: the leaderboard, the rating with its intervals (``<stem>_rating.png``) and the
 head-to-head heatmap (``<stem>_h2h.png``). Cooperative games: the team table and the cross-play
@@ -15,9 +16,131 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.tournament import TournamentResult, _title
+from agents.evaluation.records import TournamentResult
 
 
+# ---- terminal text -------------------------------------------------------------------------------
+def _render(table: Any) -> str:
+    from rich.console import Console
+
+    console = Console(width=140, record=True, force_terminal=False)
+    with console.capture() as cap:
+        console.print(table)
+    return cap.get()
+
+
+def _title(result: TournamentResult) -> str:
+    opts = " ".join(f"{k}={v}" for k, v in result.options.items())
+    how = "every seating" if result.permutations else "rotations"
+    return (
+        f"{result.game} {opts}: {len(result.records)} games "
+        f"({result.num_deals} deck seeds x {result.tables_per_deal} tables, {how})"
+    )
+
+
+def _ci(ci: Sequence[float] | None, fmt: str) -> str:
+    if ci is None or any(v is None or not math.isfinite(v) for v in ci):
+        return "-"
+    return f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
+
+
+def ranked_by(result: TournamentResult) -> str:
+    """What the leaderboard's order is, in words."""
+    if result.rank_by == "win-rate":
+        return "win rate (ties: rating)"
+    return "rating (ties: win rate)"
+
+
+def rating_note(result: TournamentResult, random: str) -> str:
+    anchor = (result.rating() or {}).get("anchor")
+    zero = f"{random} = 0" if anchor == "random" else "mean of the agents = 0"
+    return (
+        "Rating: Bradley-Terry fit over all games at once of who finishes ahead of whom at each "
+        f"table (Elo scale: +400 = 10:1 odds of finishing ahead), {zero}; it does not depend on "
+        "the order of the games. Win rate: ties share the win. 95% intervals: paired bootstrap "
+        f"over deck seeds ({result.bootstrap} resamples)."
+    )
+
+
+def leaderboard_text(result: TournamentResult) -> str:
+    """The leaderboard and head-to-head matrix (or, for a cooperative game, the team table and
+    cross-play matrix)."""
+    from rich.table import Table
+
+    title = _title(result)
+    if result.cooperative:
+        return coop_text(result, title)
+    table = Table(title=title)
+    cols = ("rank", "agent", "games", "rating", "95% CI", "win rate", "95% CI ", "mean score")
+    for col in (*cols, "95% CI  "):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    board = result.summaries()
+    for i, s in enumerate(board, 1):
+        table.add_row(
+            str(i),
+            s.name,
+            str(s.games),
+            "-" if s.rating is None else f"{s.rating:+.0f}",
+            _ci(s.rating_ci, "+.0f"),
+            f"{s.win_rate:.3f}",
+            _ci(s.win_ci, ".3f"),
+            f"{s.mean_score:.2f}",
+            _ci(s.score_ci, ".2f"),
+        )
+    table.caption = f"ranked by {ranked_by(result)}. " + rating_note(result, "random")
+    out = _render(table)
+    if len(board) > 1:
+        share, games = result.head_to_head()
+        index = {a: i for i, a in enumerate(result.agents)}
+        matrix = Table(title="head-to-head: share of games where row finished ahead of column")
+        matrix.add_column("")
+        for j, _ in enumerate(board, 1):
+            matrix.add_column(f"#{j}", justify="right")
+        for i, a in enumerate(board, 1):
+            cells = []
+            for b in board:
+                v = share[index[a.name], index[b.name]]
+                cells.append("-" if a.name == b.name or not math.isfinite(v) else f"{v:.3f}")
+            matrix.add_row(f"#{i} {a.name}", *cells)
+        out += _render(matrix)
+    return out
+
+
+def coop_text(result: TournamentResult, title: str) -> str:
+    from rich.table import Table
+
+    teams = result.team_summaries()
+    table = Table(title=title)
+    for col in ("team", "games", "win rate", "95% CI", "< 10 left", "mean left", "95% CI "):
+        table.add_column(col, justify="left" if col == "team" else "right")
+    for s in teams:
+        table.add_row(
+            s.team,
+            str(s.games),
+            f"{s.win_rate:.3f}",
+            _ci(s.win_ci, ".3f"),
+            f"{s.good_share:.3f}",
+            f"{s.mean_score:.2f}",
+            _ci(s.score_ci, ".2f"),
+        )
+    out = _render(table)
+    if len(result.agents) > 1 and any("+" in s.team for s in teams):
+        cp = result.cross_play()
+        matrix = Table(title="cross-play: win rate (mean cards left) of row and column as partners")
+        matrix.add_column("")
+        for b in result.agents:
+            matrix.add_column(b, justify="right")
+        for i, a in enumerate(result.agents):
+            cells = []
+            for j in range(len(result.agents)):
+                w, s = cp["win_rate"][i, j], cp["mean_score"][i, j]
+                cells.append(f"{w:.3f} ({s:.1f})" if math.isfinite(w) else "-")
+            matrix.add_row(a, *cells)
+        out += _render(matrix)
+    return out
+
+
+# ---- Markdown and plots ---------------------------------------------------------------------
 def _figure(width: float, height: float) -> Any:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -25,12 +148,6 @@ def _figure(width: float, height: float) -> Any:
     fig = Figure(figsize=(width, height), dpi=110)
     FigureCanvasAgg(fig)
     return fig
-
-
-def _fmt_ci(ci: Sequence[float] | None, fmt: str) -> str:
-    if ci is None or any(v is None or not math.isfinite(v) for v in ci):
-        return "-"
-    return f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
@@ -59,7 +176,7 @@ def plot_rating(result: TournamentResult, path: Path) -> None:
     ax.set_yticks(np.arange(len(names)), labels=names)
     anchor = (result.rating() or {}).get("anchor")
     ax.set_xlabel(
-        "OpenSkill rating (Plackett-Luce mu, "
+        "Bradley-Terry rating (Elo scale, "
         + ("random = 0" if anchor == "random" else "mean = 0")
         + ") with 95% bootstrap interval"
     )
@@ -126,10 +243,10 @@ def write_report(
                 s.team,
                 str(s.games),
                 f"{s.win_rate:.3f}",
-                _fmt_ci(s.win_ci, ".3f"),
+                _ci(s.win_ci, ".3f"),
                 f"{s.good_share:.3f}",
                 f"{s.mean_score:.2f}",
-                _fmt_ci(s.score_ci, ".2f"),
+                _ci(s.score_ci, ".2f"),
             ]
             for s in result.team_summaries()
         ]
@@ -181,19 +298,17 @@ def write_report(
             ]
     else:
         board = result.summaries()
-        rating = result.rating() or {}
-        anchor = "`random` = 0" if rating.get("anchor") == "random" else "mean of the agents = 0"
         rows = [
             [
                 str(i),
                 f"`{s.name}`",
                 str(s.games),
-                "-" if s.rating is None else f"{s.rating:+.2f}",
-                _fmt_ci(s.rating_ci, "+.2f"),
+                "-" if s.rating is None else f"{s.rating:+.0f}",
+                _ci(s.rating_ci, "+.0f"),
                 f"{s.win_rate:.3f}",
-                _fmt_ci(s.win_ci, ".3f"),
+                _ci(s.win_ci, ".3f"),
                 f"{s.mean_score:.2f}",
-                _fmt_ci(s.score_ci, ".2f"),
+                _ci(s.score_ci, ".2f"),
             ]
             for i, s in enumerate(board, 1)
         ]
@@ -215,9 +330,7 @@ def write_report(
                 rows,
             ),
             "",
-            f"Rating: OpenSkill Plackett-Luce (mu) over full finishing orders, games rated in "
-            f"order of deck seed and table, shifted so that {anchor}. Win rate: ties share the "
-            f"win. Intervals: paired bootstrap over deck seeds ({result.bootstrap} resamples).",
+            f"Ranked by {ranked_by(result)}. " + rating_note(result, "`random`"),
             "",
         ]
         if board and all(s.rating is not None for s in board):

@@ -1,0 +1,286 @@
+"""Where the games run: in this process, on a local process pool, or as Ray tasks.
+
+Each backend gets the chunks to play and a ``done`` callback that it calls with each chunk's
+records as soon as the chunk finishes (the tournament appends them to its results store). A
+failure stops the run with a :class:`TournamentError` that names the game, the agents and the deck
+seeds; the chunks finished before it have gone through ``done`` already, so nothing played is
+lost:
+
+* an agent that raises or calls ``sys.exit`` (in any process): the agent's own error, with its
+  seat and deck seed (:class:`agents.evaluation.lockstep.AgentError`);
+* a worker process that dies (killed, out of memory, ``os._exit`` in an agent): the
+  pool reports it (``concurrent.futures`` raises ``BrokenProcessPool`` where a
+  ``multiprocessing.Pool`` would wait forever) and the run stops with the chunks it lost.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from agents.evaluation.records import GameRecord
+from agents.evaluation.schedule import Chunk
+from envs.core.engine import CardArenaError, ConfigError
+
+Done = Callable[[list[GameRecord]], None]
+_WORKER: dict[str, Any] = {}
+_RAY_CACHE: dict[Any, dict[str, Any]] = {}
+_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+class TournamentError(CardArenaError):
+    """A tournament stopped before every game was played."""
+
+
+def describe(game: str, chunks: Sequence[Chunk]) -> str:
+    """'flip6 deck seeds 4..7 with agents 'a', 'b'' for the games of ``chunks``."""
+    seeds = sorted({seed for chunk in chunks for seed, _ in chunk})
+    names = dict.fromkeys(a for chunk in chunks for _, table in chunk for a in table)
+    span = f"{seeds[0]}..{seeds[-1]}" if len(seeds) > 1 else f"{seeds[0]}" if seeds else "-"
+    return f"{game} deck seeds {span} with agents {', '.join(repr(a) for a in names)}"
+
+
+def build_agents(game: str, specs: Sequence[str], base_dir: str | None = None) -> dict[str, Any]:
+    """One agent per spec; relative checkpoint paths are taken from ``base_dir`` (the driver's
+    working directory when games run in other processes)."""
+    from agents import make_agent
+
+    built = {}
+    for spec in dict.fromkeys(specs):
+        target = spec
+        if base_dir and spec.endswith(".zip") and not os.path.isabs(spec):
+            target = os.path.join(base_dir, spec)
+        built[spec] = make_agent(game, target)
+    return built
+
+
+def play_chunk(
+    game: str,
+    options: dict[str, Any],
+    agents: dict[str, Any],
+    chunk: Chunk,
+    record_dir: str | None = None,
+) -> list[GameRecord]:
+    """Play a chunk; with ``record_dir``, also write each game's replay there."""
+    from agents.evaluation.lockstep import play_lockstep
+
+    if record_dir is None:
+        return play_lockstep(game, options, agents, chunk)
+    from envs.core.replay import record_game, replay_name
+
+    traces: list[list[int]] = []
+    records = play_lockstep(game, options, agents, chunk, trace=traces)
+    for record, actions in zip(records, traces, strict=True):
+        path = Path(record_dir) / replay_name(game, record.deal_seed, record.lineup)
+        result = record_game(
+            path, game, options, record.deal_seed, record.lineup, actions, source="evaluate.py"
+        )
+        if result["winners"] != record.winners or result["steps"] != record.decisions:
+            raise CardArenaError(f"{path}: the replayed game does not end as the game played")
+    return records
+
+
+def _failed(game: str, chunk: Chunk, err: BaseException) -> TournamentError:
+    if isinstance(err, CardArenaError):
+        return TournamentError(str(err))
+    return TournamentError(f"playing {describe(game, [chunk])}: {type(err).__name__}: {err}")
+
+
+# ---- local ------------------------------------------------------------------------------------
+def _pool_init(
+    game: str, options: dict[str, Any], specs: list[str], base_dir: str, record_dir: str | None
+) -> None:
+    _WORKER["game"] = game
+    _WORKER["options"] = options
+    _WORKER["agents"] = build_agents(game, specs, base_dir)
+    _WORKER["record_dir"] = record_dir
+
+
+def _pool_chunk(chunk: Chunk) -> list[GameRecord]:
+    return play_chunk(
+        _WORKER["game"], _WORKER["options"], _WORKER["agents"], chunk, _WORKER["record_dir"]
+    )
+
+
+@contextlib.contextmanager
+def _single_threaded_children() -> Iterator[None]:
+    """Child processes get one BLAS thread each (they are as many as the cores already)."""
+    saved = {v: os.environ.get(v) for v in _THREAD_VARS}
+    for v in _THREAD_VARS:
+        os.environ.setdefault(v, "1")
+    try:
+        yield
+    finally:
+        for v, value in saved.items():
+            if value is None:
+                os.environ.pop(v, None)
+            else:
+                os.environ[v] = value
+
+
+def run_local(
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    chunks: list[Chunk],
+    workers: int,
+    done: Done,
+    record_dir: str | None = None,
+    built: dict[str, Any] | None = None,
+) -> None:
+    """Play ``chunks`` here (one worker or one chunk; ``built`` agents are reused) or on a pool of
+    ``workers`` processes."""
+    base_dir = os.getcwd()
+    if workers <= 1 or len(chunks) <= 1:
+        from threadpoolctl import threadpool_limits
+
+        agents = built if built is not None else build_agents(game, specs, base_dir)
+        with threadpool_limits(1, user_api="blas"):  # small products: threads only cost
+            for chunk in chunks:
+                try:
+                    records = play_chunk(game, options, agents, chunk, record_dir)
+                except (Exception, SystemExit) as err:  # noqa: BLE001 - reported with its chunk
+                    raise _failed(game, chunk, err) from None
+                done(records)
+        return
+    init_args = (game, options, specs, base_dir, record_dir)
+    pool = ProcessPoolExecutor(
+        min(workers, len(chunks)), mp.get_context("spawn"), _pool_init, init_args
+    )
+    futures: dict[Future, Chunk] = {}
+    delivered: set[Future] = set()
+    error: TournamentError | None = None
+    try:
+        with _single_threaded_children():  # the workers start as the chunks are submitted
+            futures = {pool.submit(_pool_chunk, chunk): chunk for chunk in chunks}
+        pending = set(futures)
+        while pending and error is None:
+            finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            for future in sorted(finished, key=lambda f: futures[f][0]):
+                err = future.exception()
+                if err is None:
+                    delivered.add(future)
+                    done(future.result())
+                elif error is None:
+                    error = _pool_error(game, futures, err)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    # chunks that were still running when another failed: keep what they finished
+    for future, _ in futures.items():
+        if future in delivered or future.cancelled() or future.exception() is not None:
+            continue
+        done(future.result())
+    if error is not None:
+        raise error
+
+
+def _pool_error(game: str, futures: dict[Future, Chunk], err: BaseException) -> TournamentError:
+    if isinstance(err, BrokenProcessPool):
+        lost = [c for f, c in futures.items() if not f.done() or f.exception() is not None]
+        return TournamentError(
+            f"a worker process died (killed, out of memory, or an agent ended the process) "
+            f"while playing {describe(game, lost)}"
+        )
+    chunk = next(c for f, c in futures.items() if f.done() and f.exception() is err)
+    return _failed(game, chunk, err)
+
+
+# ---- Ray --------------------------------------------------------------------------------------
+def _ray_chunk(
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    base_dir: str,
+    chunk: Chunk,
+    record_dir: str | None = None,
+) -> list[GameRecord]:
+    key = (game, json.dumps(options, sort_keys=True), tuple(specs), base_dir)
+    if key not in _RAY_CACHE:
+        _RAY_CACHE[key] = build_agents(game, specs, base_dir)
+    try:
+        return play_chunk(game, options, _RAY_CACHE[key], chunk, record_dir)
+    except SystemExit as err:  # Ray would take it for the worker's own exit
+        raise _failed(game, chunk, err) from None
+
+
+def _user_paths() -> list[str]:
+    """The driver's import paths outside the interpreter (project, cwd, test dirs)."""
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    paths = [os.getcwd()]
+    for p in sys.path:
+        real = os.path.realpath(p or os.getcwd())
+        if os.path.isdir(real) and not any(real.startswith(pre + os.sep) for pre in prefixes):
+            paths.append(real)
+    return list(dict.fromkeys(paths))
+
+
+def check_ray() -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise ConfigError(
+            "the ray backend needs Ray: pip install 'cardarena[ray]' (or 'ray>=2.9,<3')"
+        ) from None
+
+
+def run_ray(
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    chunks: list[Chunk],
+    workers: int,
+    address: str | None,
+    done: Done,
+    record_dir: str | None = None,
+) -> None:
+    check_ray()
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            ray.init(address=address, **kwargs)
+        else:
+            env = {v: os.environ.get(v, "1") for v in _THREAD_VARS}
+            env["PYTHONPATH"] = os.pathsep.join(
+                _user_paths() + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+            )
+            ray.init(num_cpus=max(1, workers), runtime_env={"env_vars": env}, **kwargs)
+        started = True
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(_ray_chunk)
+        opts = ray.put(options)
+        base_dir = os.getcwd()
+        refs = {
+            task.remote(game, opts, specs, base_dir, chunk, record_dir): i
+            for i, chunk in enumerate(chunks)
+        }
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                try:
+                    records = ray.get(ref)
+                except Exception as err:  # noqa: BLE001 - a task error or a dead worker
+                    for other in pending:
+                        ray.cancel(other, force=True)
+                    cause = getattr(err, "cause", None)
+                    if isinstance(cause, CardArenaError):
+                        raise TournamentError(str(cause)) from None
+                    raise TournamentError(
+                        f"a Ray task failed while playing {describe(game, [chunks[refs[ref]]])}: "
+                        f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
+                    ) from None
+                done(records)
+    finally:
+        if started:
+            ray.shutdown()

@@ -1,0 +1,144 @@
+"""evaluate.py checks every argument before the first game, with an error that names the value and
+the fix; and the leaderboard does not depend on the order of the games."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import evaluate
+from agents.evaluation.records import GameRecord, TournamentResult
+from agents.evaluation.report import leaderboard_text
+
+BASE = ["--game", "flip6", "--deals", "2", "--no-progress", "--no-report", "--workers", "1"]
+AGENTS = ["--agents", "ev", "random", "threshold", "random"]  # 4 seats
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["--out", "{tmp}/x.jsonl"], ["must end in .json", "x.json"]),
+        (["--out", "{tmp}/x.md"], ["must end in .json", "x.json"]),
+        (["--out", "{tmp}/dir/"], ["is a directory", "flip6.json"]),
+        (["--out", "{tmp}"], ["is a directory"]),
+        (["--out", "{tmp}/f.txt/x.json"], ["is not a writable folder"]),
+        (["--report", "{tmp}/o.json"], ["must be a .md file"]),
+        (["--game", "flip7"], ["unknown game 'flip7'", "flip6"]),
+        (["--deals", "0"], ["--deals must be at least 1, got 0"]),
+        (["--workers", "0"], ["--workers must be at least 1, got 0"]),
+        (["--bootstrap", "0"], ["--bootstrap must be at least 1, got 0"]),
+        (["--batch-games", "0"], ["--batch-games must be at least 1"]),
+        (["--first-seed", "-1"], ["--first-seed must be at least 0, got -1"]),
+        (["--option", "target_score"], ["KEY=VALUE", "'target_score'"]),
+        (["--option", "targetscore=40"], ["'targetscore'", "target_score"]),
+        (["--option", "target_score=abc"], ["target_score", "'abc'"]),
+        (["--option", "num_players=3", "--num-players", "4"], ["already set", "once"]),
+        (["--num-players", "5", "--permutations"], ["up to 4 seats"]),
+        (["--address", "auto"], ["--backend ray"]),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_game(tmp_path, capsys, args, says):
+    (tmp_path / "f.txt").write_text("a file where a folder is wanted")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    out = [] if "--out" in args else ["--out", str(tmp_path / "o.json")]
+    base = [a for a in BASE if a != "--no-report"] if "--report" in args else BASE
+    rc = evaluate.main([*base, *AGENTS, *out, *args])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    for text in says:
+        assert text in err, err
+    assert not list(tmp_path.rglob("*.jsonl")), "nothing may be played or written"
+
+
+def test_too_few_agents_for_the_seats_is_refused_but_repeats_on_purpose_are_fine(tmp_path, capsys):
+    out = ["--out", str(tmp_path / "o.json")]
+    assert evaluate.main([*BASE, *out, "--agents", "ev", "random", "threshold"]) == 2
+    err = capsys.readouterr().err
+    assert "4 seats needs 4 agents, got 3" in err and "--num-players 3" in err
+    assert not (tmp_path / "o.jsonl").exists()
+    assert evaluate.main([*BASE, *out, "--agents", "ev", "random", "threshold", "ev"]) == 0
+
+
+def test_unknown_agent_and_checkpoint_of_another_game_fail_before_games(tmp_path, capsys):
+    out = ["--out", str(tmp_path / "o.json")]
+    assert evaluate.main([*BASE, *out, "--agents", "ev", "random", "threshold", "nope"]) == 2
+    assert "nope" in capsys.readouterr().err
+    zoo = Path(evaluate.__file__).parent / "agents" / "zoo" / "ratatat.zip"
+    if zoo.exists():
+        assert evaluate.main([*BASE, *out, "--agents", "ev", "random", "threshold", str(zoo)]) == 2
+        assert "ratatat" in capsys.readouterr().err
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+# ---- ranks that do not depend on the order of the games ----------------------------------------
+def _synthetic(num_seeds: int, agents: list[str], seed: int = 0) -> list[GameRecord]:
+    """Rotations of ``agents`` per deck seed with made-up scores (agent i is a bit stronger)."""
+    rng = random.Random(seed)
+    out = []
+    n = len(agents)
+    for s in range(num_seeds):
+        for j in range(n):
+            lineup = [agents[(j + i) % n] for i in range(n)]
+            scores = [rng.random() + 0.15 * agents.index(a) for a in lineup]
+            best = max(range(n), key=lambda i: scores[i])
+            ranks = [sorted(scores, reverse=True).index(x) for x in scores]
+            out.append(GameRecord(s, lineup, scores, scores, [best], 10, ranks))
+    return out
+
+
+def _table(
+    records: list[GameRecord], agents: list[str], rank_by: str = "rating", bootstrap: int = 200
+) -> str:
+    result = TournamentResult(
+        game="flip6",
+        options={"num_players": len(agents)},
+        agents=agents,
+        num_deals=len({r.deal_seed for r in records}),
+        records=records,
+        tables_per_deal=len(agents),
+        bootstrap=bootstrap,
+        rank_by=rank_by,
+    )
+    return leaderboard_text(result)
+
+
+def test_leaderboard_does_not_depend_on_the_order_of_the_games():
+    agents = ["random", "a", "b", "c"]
+    records = _synthetic(60, agents)
+    table = _table(records, agents)
+    assert "ranked by rating" in table
+    for shuffle_seed in range(3):
+        shuffled = list(records)
+        random.Random(shuffle_seed).shuffle(shuffled)
+        assert _table(shuffled, agents) == table
+        assert _table(shuffled, agents, "win-rate") == _table(records, agents, "win-rate")
+    assert "ranked by win rate" in _table(records, agents, "win-rate")
+    lines = [line for line in table.splitlines() if line.strip()[:1] in "│┃|" and " c " in line]
+    assert lines and "1" in lines[0].split()[1]  # the strongest agent first
+
+
+def test_cli_rank_by_win_rate_says_so(tmp_path, capsys):
+    out = ["--out", str(tmp_path / "o.json")]
+    args = [*BASE, *out, "--agents", "ev", "random", "threshold", "ev", "--rank-by", "win-rate"]
+    assert evaluate.main(args) == 0
+    assert "ranked by win rate" in capsys.readouterr().out
+
+
+def test_end_of_run_statistics_memory_does_not_grow_with_replicates_times_games():
+    """Peak memory of the leaderboard's statistics stays a few numbers per deck seed (bench:
+    bench/eval_memory.py, 200,000 games). The old bootstrap index matrices took replicates x
+    deck seeds (and replicates x games for the rating): ~1 GiB here."""
+    import tracemalloc
+
+    agents = ["random", "a", "b", "c"]
+    records = _synthetic(10_000, agents)  # 40,000 games
+    tracemalloc.start()
+    try:
+        text = _table(records, agents, bootstrap=1000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert "random" in text
+    assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MiB"
