@@ -381,7 +381,9 @@ def _read_header(where: str, item: Any) -> tuple[dict[str, Any], GameEngine]:
 def _read_line(where: str, n: int, item: Any, replay: Replay, num_players: int, fmt: int) -> None:
     """Check line ``n`` and add it to ``replay`` (actions, checks, result, end)."""
     if not isinstance(item, dict):
-        raise ReplayLineError(where, f"a {type(item).__name__}, not a JSON object", n)
+        what = {type(None): "null", list: "a list", str: "a string", bool: "a boolean"}
+        kind = what.get(type(item), "a number")
+        raise ReplayLineError(where, f"{kind}, not a JSON object", n)
     if replay.end is not None:
         raise ReplayLineError(where, "a line after the end line", n)
     kind = item.get("type")
@@ -693,7 +695,8 @@ class Verdict:
             note = "".join(f"; {x.strip('() ')}" for x in self.lines)
             text = f"{self.path}: OK ({self.steps} actions{note})"
         else:
-            first = next((x.strip() for x in self.lines if x.strip() and x.strip()[0] != "("), "")
+            # the explanation's lines, joined (the one line is cut to MAX_VERDICT below)
+            first = " ".join(x.strip() for x in self.lines if x.strip()[:1] not in ("", "("))
             text = f"{self.path}: FAIL: {self.reason}" + (f": {first}" if first else "")
         text = " ".join(text.split())  # no line breaks, whatever a file held
         return text if len(text) <= MAX_VERDICT else text[: MAX_VERDICT - 3] + "..."
