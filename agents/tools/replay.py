@@ -14,6 +14,7 @@ exits 1 if any file fails.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import IO, Any
 
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output piped into a reader that stopped (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
