@@ -35,7 +35,9 @@ def test_evaluate_record_saves_every_game_played_and_they_verify(tmp_path, capsy
     games = {(g["deal_seed"], tuple(g["lineup"])): g for g in json.loads(out.read_text())["games"]}
     for path in files:
         items = _lines(path)
-        header, result = items[0], items[-1]
+        header, result, end = items[0], items[-2], items[-1]
+        assert end == {"type": "end", "lines": len(items) - 1, "steps": result["steps"],
+                       "finished": True}  # fmt: skip
         assert header["type"] == "header" and header["game"] == "ratatat"
         assert header["options"] == {"num_players": 3, "num_rounds": 1}
         assert header["initial"]["draw_pile"] and header["source"] == "evaluate.py"
@@ -123,19 +125,31 @@ def test_cli_view_and_errors(thegame_replay, tmp_path, capsys):
     assert "--seat must be in [0, 1]" in capsys.readouterr().err
     junk = tmp_path / "junk.jsonl"
     junk.write_text('{"type": "game"}\n')
-    assert main([str(junk), "--verify"]) == 2
+    assert main([str(junk), "--verify"]) == 1  # a verdict line for the file, not an error
+    out = capsys.readouterr()
+    assert out.out == f"{junk}: FAIL: line 1: the first line must be the replay header " + (
+        '{"type": "header", "game": ..., "seed": ...}\n'
+    )
+    assert "1 of 1 replays fail" in out.err
+    assert main([str(junk), "--no-pause"]) == 2
     assert "first line must be the replay header" in capsys.readouterr().err
     with pytest.raises(ReplayFormatError, match="cannot read"):
         Replay.load(tmp_path / "missing.jsonl")
 
 
-def test_a_file_cut_while_writing_still_loads(thegame_replay):
+def test_a_file_cut_while_writing_still_loads_but_does_not_verify(thegame_replay):
     text = thegame_replay.read_text()
-    cut = text[: text.rfind("\n", 0, len(text) - 1) + 15]  # the last line half written
-    replay = Replay.parse(cut.splitlines())
-    assert replay.result is None and replay.actions
-    verdict = verify(replay)
-    assert verdict.ok or "goes on" in verdict.text()
+    lines = text.splitlines()
+    assert json.loads(lines[-1]) == {
+        "type": "end", "lines": len(lines) - 1, "steps": len(lines) - 4, "finished": True
+    }  # fmt: skip
+    for keep in (len(lines) - 1, len(lines) - 2, len(lines) - 5):
+        for half in (0, 15):  # whole lines lost, or the next one half written
+            cut = "\n".join(lines[:keep]) + "\n" + lines[keep][:half]
+            replay = Replay.parse(cut.splitlines())  # still loads, for the viewer
+            assert replay.actions and replay.end is None and bool(replay.cut) == bool(half)
+            verdict = verify(replay)
+            assert not verdict.ok and "cut short" in verdict.line(), verdict.line()
 
 
 @pytest.mark.parametrize(

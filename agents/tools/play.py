@@ -81,20 +81,24 @@ def screen(engine: GameEngine, spec: Any, state: Any, seat: int, events: Sequenc
 
 
 def parse_entry(engine: GameEngine, state: Any, entry: str) -> int | None:
-    """The legal action meant by ``entry`` (its number in the menu or its text), or None."""
+    """The legal action meant by ``entry`` (its number in the menu or its text), or None for
+    anything else: a number off the menu, a text the game does not read or an action not legal
+    now. Never raises on any line a person can type (``²``, 5,000 digits, control characters)."""
     menu = legal_menu(engine, state)
-    text = " ".join(entry.split())
+    text = " ".join(str(entry).split())
     if not text:
         return None
     for action, label in menu:
         if text.lower() == label.lower():
             return action
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # '²' and '٣' pass isdigit() but are no menu number
+        if len(text) > 6:  # no menu is that long; int() of 5,000 digits would raise
+            return None
         i = int(text)
         return menu[i - 1][0] if 1 <= i <= len(menu) else None
     try:
         action = engine.parse_action(text)
-    except (CardArenaError, ValueError, KeyError, IndexError):
+    except CardArenaError:  # every engine's parse_action refuses a bad text with this
         return None
     return action if action in dict(menu) else None
 
@@ -162,7 +166,12 @@ def play_human(
                 while action is None:
                     print("> ", end="", file=out)
                     out.flush()
-                    entry = inp.readline()
+                    try:
+                        entry = inp.readline()
+                    except UnicodeDecodeError:  # bytes that are no text in the terminal's encoding
+                        say("that line is not readable text. Legal actions:")
+                        say("  " + menu_text(legal_menu(engine, state)))
+                        continue
                     if not entry:
                         quit_reason = "input ended"
                         break
@@ -177,7 +186,8 @@ def play_human(
                         continue
                     action = parse_entry(engine, state, entry)
                     if action is None:
-                        say(f"{entry!r} is not a legal action here. Legal actions:")
+                        shown = entry if len(entry) <= 60 else entry[:57] + "..."
+                        say(f"{shown!r} is not a legal action here. Legal actions:")
                         say("  " + menu_text(legal_menu(engine, state)))
                 if quit_reason:
                     break

@@ -4,17 +4,23 @@ today's engine (the format is :mod:`envs.core.replay`).
     python -m agents.tools.replay FILE                 # step through it, full view (hidden cards too)
     python -m agents.tools.replay FILE --seat 2        # what seat 2 saw
     python -m agents.tools.replay FILE... --verify     # through today's engine; exit 1 on a difference
+    python -m agents.tools.replay FILE... --verify -v  # and every line explaining a difference
+
+``--verify`` prints one verdict line per file (``FILE: OK (N actions)`` or ``FILE: FAIL: why``),
+goes on to the next file whatever one holds (not JSON, lines missing, the engine disagreeing) and
+exits 1 if any file fails.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import IO, Any
 
 from envs.core.engine import CardArenaError, GameEngine
 from envs.core.registry import get_spec
-from envs.core.replay import Replay, _seat_label, verify
+from envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
 
 
 def full_view(engine: GameEngine, spec: Any, state: Any, max_cards: int = 16) -> str:
@@ -66,6 +72,10 @@ def view(
         raise CardArenaError(f"--seat must be in [0, {engine.num_players - 1}], got {seat}")
     who = "full view" if seat is None else f"seat {seat}'s view"
     print(f"{replay.path or replay.game}: {replay.game} {replay.header.get('options')}", file=out)
+    try:
+        replay.check_complete()
+    except ReplayFormatError as err:
+        print(f"note: {err.short()}", file=out)
     print(f"players: {replay.players}  ({who})", file=out)
     if not interactive:
         try:
@@ -111,6 +121,15 @@ def view(
         step = target
 
 
+def verify_file(path: str) -> Verdict:
+    """:func:`verify`, and a failing verdict should anything still escape it (one bad file must
+    not stop a batch)."""
+    try:
+        return verify(path)
+    except Exception as err:  # noqa: BLE001 - verify() returns verdicts; this is a last guard
+        return Verdict(path, False, 0, reason=f"internal error: {type(err).__name__}: {err}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m agents.tools.replay",
@@ -123,6 +142,12 @@ def main(argv: list[str] | None = None) -> int:
         "--verify", action="store_true", help="replay through the engine; exit 1 on a difference"
     )
     parser.add_argument(
+        "-v",
+        "--explain",
+        action="store_true",
+        help="with --verify: after a failing file's verdict line, every line explaining it",
+    )
+    parser.add_argument(
         "--no-pause", action="store_true", help="print every step at once (default off a terminal)"
     )
     args = parser.parse_args(argv)
@@ -130,11 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.verify:
             bad = 0
             for path in args.files:
-                verdict = verify(path)
-                print(verdict.text())
+                verdict = verify_file(path)
+                print(verdict.text() if args.explain else verdict.line(), flush=True)
                 bad += not verdict.ok
             if bad:
-                print(f"{bad} of {len(args.files)} replays differ", file=sys.stderr)
+                print(f"{bad} of {len(args.files)} replays fail", file=sys.stderr)
             return 1 if bad else 0
         if len(args.files) != 1:
             parser.error("give one file to view (several only with --verify)")
@@ -146,6 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output piped into a reader that stopped (| head)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from envs.core.engine import (
     ConfigError,
     GameEngine,
     GameOverError,
+    IllegalActionError,
     StateReader,
 )
 
@@ -262,7 +263,16 @@ class CardGameEnv(AECEnv):
         return self.game.describe_action(int(action))
 
     def parse_action(self, text: str) -> int:
-        return self.game.parse_action(text)
+        """The action id of an action text; any text the game does not read raises
+        :class:`IllegalActionError` naming it, the texts the game reads and the legal ones now."""
+        try:
+            return self.game.parse_action(text)
+        except CardArenaError as err:
+            state = self.state_obj
+            if state is None or self.game.is_over(state):
+                raise
+            legal = [self.game.describe_action(a) for a in self.game.legal_actions(state)]
+            raise IllegalActionError(f"{err}; legal now: {legal}") from None
 
     def legal_actions(self) -> list[int]:
         return self.game.legal_actions(self.state_obj)
