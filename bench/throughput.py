@@ -116,6 +116,10 @@ def engine_decisions_per_second(
     """Decisions/s of random legal play on the bare engine (``legal_actions`` + ``apply``)."""
     engine = envs.get_spec(game).make_engine(num_players=num_players)
     rng = np.random.default_rng(seed)
+    # the random choices come from a block of uniforms drawn at once: one rng.integers call per
+    # decision (about 1.2 us) would be a third of the time measured, and none of it the engine's
+    block = 4096
+    uniforms = iter(())
     decisions = 0
     g = 0
     start = time.perf_counter()
@@ -123,9 +127,14 @@ def engine_decisions_per_second(
     while time.perf_counter() < deadline:
         state = engine.new_game(np.random.default_rng(seed + g))
         g += 1
-        while not engine.is_over(state):
-            legal = engine.legal_actions(state)
-            engine.apply(state, legal[int(rng.integers(len(legal)))])
+        is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
+        while not is_over(state):
+            legal = legal_actions(state)
+            u = next(uniforms, None)
+            if u is None:
+                uniforms = iter(rng.random(block).tolist())
+                u = next(uniforms)
+            apply(state, legal[int(u * len(legal))])
             decisions += 1
     return decisions / (time.perf_counter() - start)
 
