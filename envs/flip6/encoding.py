@@ -171,6 +171,12 @@ def _row_part(values: int, double: bool, row: list[int]) -> tuple[Any, ...]:
     return part
 
 
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
 def _floats(values: Any) -> bytes:
     """``values`` as float32 bytes (the rounding of packing the whole vector at once)."""
     values = tuple(values)
@@ -331,7 +337,7 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
     )
     add(_SEAT_COUNT_BYTES[seat, n])
     add(_END_FLAG[not state.draw_pile])
-    return np.frombuffer(b"".join(out), dtype=np.float32).copy()
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
 
 
 def render(state: Flip6State, seat: int | None = None) -> str:

@@ -138,6 +138,12 @@ _SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
 _COUNT_ONEHOT = [_onehot(7, k) for k in range(7)]
 
 
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
 def _floats(values: Any) -> bytes:
     """``values`` as float32 bytes (the rounding of packing the whole vector at once)."""
     values = tuple(values)
@@ -463,7 +469,7 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
             held = [scaled[c] for c in set_aside[:2]] + [0.0, 0.0]
             me = each[seat]
         add(_PACK_TAIL(me, *each, held[0], held[1]))
-    return np.frombuffer(b"".join(out), dtype=np.float32).copy()
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
 
 
 def _current_hand_score(state: SevnState, s: int) -> int:
