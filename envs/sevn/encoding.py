@@ -190,12 +190,17 @@ def _queue_bytes(key: tuple[int, ...]) -> bytes:
     return out
 
 
-#: id(pile) -> [pile, its length, a copy of its cards, count per card kind, the counts / their deck
-#: counts as float32 bytes]: a running composition of the draw pile (only popped from its end) and
-#: the discard pile (only appended to), updated from the cards that left or came since the last
-#: observation; a pile changed any other way (a new list at a reshuffle or a new game) starts over
+#: id(pile) -> [pile, its length, its cards as first seen plus those added since, count per card
+#: kind, the counts / their deck counts as float32 bytes, dots, direction]: a running composition
+#: of the draw pile (only popped from its end) and the discard pile (only appended to), updated
+#: from the cards that left or came since the last observation. A pile changed any other way (a
+#: new list at a reshuffle or a new game, or one that shrinks after growing) starts over.
+#: ``dots``: (values, has_second_chance, *row) -> [sum of the row's card deltas x counts, the
+#: pile length it is for], brought up to date from the cards that moved (the deltas are whole
+#: numbers, so the float sums are exact whatever the order)
 _PILES: dict[int, list[Any]] = {}
 _PILES_MAX = 64
+_DOTS_MAX = 512
 
 
 def _pile(pile: list[int]) -> list[Any]:
@@ -203,34 +208,62 @@ def _pile(pile: list[int]) -> list[Any]:
     entry = _PILES.get(id(pile))
     n = len(pile)
     if entry is not None and entry[0] is pile:
-        old, snap = entry[1], entry[2]
-        if n <= old:
+        cur, snap = entry[1], entry[2]
+        if n == cur:
             if n == 0 or pile[-1] == snap[n - 1]:
-                if n < old:
-                    counts, buf = entry[3], entry[4]
-                    for c in snap[n:old]:
-                        k = counts[c] - 1
-                        counts[c] = k
-                        _PACK_INTO_F(buf, 4 * c, k / DECK_COUNTS[c])
-                    del snap[n:]
-                    entry[1] = n
                 return entry
-        elif old == 0 or pile[old - 1] == snap[old - 1]:
+        elif n < cur:
+            if entry[6] <= 0 and (n == 0 or pile[-1] == snap[n - 1]):
+                counts, buf = entry[3], entry[4]
+                for c in snap[n:cur]:
+                    k = counts[c] - 1
+                    counts[c] = k
+                    _PACK_INTO_F(buf, 4 * c, k / DECK_COUNTS[c])
+                entry[1] = n
+                entry[6] = -1
+                return entry
+        elif entry[6] >= 0 and (cur == 0 or pile[cur - 1] == snap[cur - 1]):
             counts, buf = entry[3], entry[4]
-            new = pile[old:]
+            new = pile[cur:]
             for c in new:
                 k = counts[c] + 1
                 counts[c] = k
                 _PACK_INTO_F(buf, 4 * c, k / DECK_COUNTS[c])
             snap += new
             entry[1] = n
+            entry[6] = 1
             return entry
     counts = _composition(pile)
-    entry = [pile, n, pile[:], counts, bytearray(_PACK_KINDS(*map(truediv, counts, DECK_COUNTS)))]
+    buf = bytearray(_PACK_KINDS(*map(truediv, counts, DECK_COUNTS)))
+    entry = [pile, n, pile[:], counts, buf, {}, 0]
     if len(_PILES) >= _PILES_MAX:
         _PILES.clear()
     _PILES[id(pile)] = entry
     return entry
+
+
+def _dot(entry: list[Any], key: tuple[int, ...], deltas: list[float]) -> float:
+    """``sum(map(mul, deltas, counts))`` for the pile of ``entry``, kept up to date per row."""
+    dots = entry[5]
+    rec = dots.get(key)
+    n = entry[1]
+    if rec is None:
+        num = sum(map(mul, deltas, entry[3]))
+        if len(dots) >= _DOTS_MAX:
+            dots.clear()
+        dots[key] = [num, n]
+        return num
+    num, pos = rec
+    if pos != n:
+        if pos > n:  # cards drawn since
+            for c in entry[2][n:pos]:
+                num -= deltas[c]
+        else:  # cards discarded since
+            for c in entry[2][pos:n]:
+                num += deltas[c]
+        rec[0] = num
+        rec[1] = n
+    return num
 
 
 def next_card_counts(state: SevnState) -> list[int]:
@@ -331,6 +364,21 @@ def _delta_pair(
     return pair
 
 
+#: (values, has_second_chance, *row) -> (value and kept-card flags as float32 bytes, hand_score,
+#: its block entry, distinct values /7, cards /20, card deltas, scaled deltas, those as bytes)
+_SEAT_PARTS: dict[tuple[int, ...], tuple[Any, ...]] = {}
+
+
+def _seat_part(key: tuple[int, ...], values: int, second: bool, row: list[int]) -> tuple[Any, ...]:
+    """:func:`_row_part` and :func:`_delta_pair` of a seat in one tuple, memoised in
+    ``_SEAT_PARTS`` under ``key``."""
+    part = _row_part(values, row) + _delta_pair(values, row, second)
+    if len(_SEAT_PARTS) >= _ROW_PARTS_MAX:
+        _SEAT_PARTS.clear()
+    _SEAT_PARTS[key] = part
+    return part
+
+
 def _expected(deltas: list[float], counts: list[int], total: int) -> float:
     # sum(map(mul, ...)) adds the same products in the same order as a generator would
     return sum(map(mul, deltas, counts)) / total if total else 0.0
@@ -358,9 +406,9 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
     Joined from float32 byte chunks: the flag parts of a seat block come from precomputed tables,
-    what depends on a seat's row alone is memoised (:func:`_row_part`, :func:`_delta_pair`), the
-    pile compositions are kept up to date from the cards that moved (:func:`_pile`), and only the
-    few numbers that change every step are packed. Every value is computed as
+    what depends on a seat's row alone is memoised (:func:`_seat_part`), the pile compositions
+    and each row's expected next-card change are kept up to date from the cards that moved
+    (:func:`_pile`, :func:`_dot`), and only the few numbers that change every step are packed. Every value is computed as
     :func:`next_card_counts`, :func:`bust_chance` and ``hand_score`` do, so the vector is
     bit-identical to theirs (``tests/test_encoder_equivalence.py``).
     """
@@ -387,16 +435,25 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     second = state.has_second_chance
     out: list[Any] = []
     add = out.append
+    # "each seat's next card" (filled for the seats in the hand) and the observer's part
+    each = [0.0] * MAX_PLAYERS
+    mine = None
     for s in range(n):
         status = status_of[s]
         row = table[s]
         values = values_of[s]
         score = scores[s]
-        part = _ROW_PARTS.get((values, *row))
+        key = (values, second[s], *row)
+        part = _SEAT_PARTS.get(key)
         if part is None:
-            part = _row_part(values, row)
-        flags, hs, hs60, bits7, len20 = part
+            part = _seat_part(key, values, second[s], row)
+        flags, hs, hs60, bits7, len20 = part[:5]
         if status == IN_HAND:
+            if not over:  # _next_card_part: the expectation over the next-card composition
+                x = (_dot(draw_entry, key, part[5]) / total if total else 0.0) / 30.0
+                each[s] = -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)  # _clip
+                if s == seat:
+                    mine = part
             if total == 0 or second[s]:
                 bust = 0.0
             else:  # bust_chance
@@ -448,24 +505,13 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
         add(_NO_DELTA_BYTES)
         add(_OVER_TAIL)
     else:
-        mine = None
-        each = [0.0] * MAX_PLAYERS
-        for s in range(n):
-            if status_of[s] == IN_HAND:
-                pair = _DELTAS.get((values_of[s], second[s], *table[s]))
-                if pair is None:
-                    pair = _delta_pair(values_of[s], table[s], second[s])
-                x = (sum(map(mul, pair[0], counts)) / total if total else 0.0) / 30.0
-                each[s] = -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)  # _clip
-                if s == seat:
-                    mine = pair
         if mine is None:  # the observer is out of the hand
             add(_NO_DELTA_BYTES)
             held = [0.0, 0.0]
             me = 0.0
         else:
-            add(mine[2])
-            scaled = mine[1]
+            add(mine[7])
+            scaled = mine[6]
             held = [scaled[c] for c in set_aside[:2]] + [0.0, 0.0]
             me = each[seat]
         add(_PACK_TAIL(me, *each, held[0], held[1]))
