@@ -497,7 +497,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         acts = []
         if not state.skip_main_now and _can_open_main(hand):
             acts.append(DRAW0)
-        acts.extend(DRAW0 + k for k in range(1, kmax + 1))
+        acts.extend(range(DRAW0 + 1, DRAW0 + kmax + 1))
         if len(hand) >= HAND_SIZE:
             acts.extend(sorted(DISCARD0 + c for c in hand))
         return acts
@@ -526,6 +526,15 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             legal = True  # U9
         elif d == D_DRAW and DRAW0 < action <= DRAW0 + HAND_SIZE:  # draw k >= 1
             legal = action - DRAW0 <= _draw_max(state, seat)
+        elif d == D_TARGET_PLAYER and TARGET0 <= action < TARGET0 + state.num_players:
+            target = action - TARGET0
+            entry = state.table[-1]
+            card = entry[E_CARD]
+            legal = state.alive[target] and (
+                EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY or target != entry[E_PLAYER]
+            )
+        elif d == D_DISCARD and DISCARD0 <= action < TAKE0:
+            legal = action - DISCARD0 in state.hands[seat]
         else:
             legal = action in self.legal_actions(state)
         if not legal:
