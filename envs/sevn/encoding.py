@@ -63,19 +63,26 @@ from envs.sevn.rules import (
     DECISION_NAMES,
     DECK_COUNTS,
     FEATHERWEIGHT,
+    FEATHERWEIGHT_POINTS,
+    HEAVYWEIGHT,
+    HEAVYWEIGHT_POINTS,
     IN_HAND,
     LAST_MODIFIER,
     LAST_VALUE_CARD,
     MAX_PLAYERS,
     NUM_CARD_KINDS,
     NUM_DECISIONS,
+    NUMBER_MASK,
     SECOND_CHANCE,
+    SEVN_BONUS,
     SEVN_VALUES,
     STATUS_NAMES,
     STRAIGHT,
+    STRAIGHT_POINTS_PER_CARD,
     X2,
     SevnState,
     hand_score,
+    longest_run,
     second_chance_takers,
 )
 
@@ -334,31 +341,91 @@ def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[fl
     return _delta_pair(values, row, has_second_chance)[0]
 
 
+def _bonus_points(bonus: int, count: int, low: int, high: int, bits: int) -> int:
+    """S22-S24 of ``hand_score`` from a row's sums (see :func:`_delta_pair`)."""
+    points = 0
+    if bonus & 1 and count >= 4 and low == count:  # S22
+        points += FEATHERWEIGHT_POINTS
+    if bonus & 2 and high >= 3:  # S23
+        points += HEAVYWEIGHT_POINTS
+    if bonus & 4:  # S24
+        run = longest_run(bits & NUMBER_MASK)
+        if run >= 3:
+            points += STRAIGHT_POINTS_PER_CARD * run
+    return points
+
+
+_BONUS_BIT = {FEATHERWEIGHT: 1, HEAVYWEIGHT: 2, STRAIGHT: 4}
+
+
 def _delta_pair(
     values: int, row: list[int], has_second_chance: bool
 ) -> tuple[list[float], list[float], bytes]:
     """(:func:`card_deltas`, the same scaled for the observation, those as float32 bytes),
-    memoised in ``_DELTAS``."""
+    memoised in ``_DELTAS``.
+
+    ``hand_score([*row, card])`` for every card kind, from the row's sums taken once (what
+    ``hand_score`` adds up card by card) plus the card: the same whole numbers, without scoring
+    the row 31 times (a new row appears at most draws: this was most of sevn's encoding time)."""
     key = (values, has_second_chance, *row)
     pair = _DELTAS.get(key)
     if pair is not None:
         return pair
-    now = hand_score(row)
-    distinct = values.bit_count()
+    # hand_score's sums over the row
+    total = modifiers = 0
+    doubled = False
+    bonus = 0
+    bits = 0
+    count = low = high = 0
+    for c in row:
+        if c <= LAST_VALUE_CARD:
+            v = CARD_VALUE[c]
+            total += v
+            bits |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
+        elif c == X2:
+            doubled = True
+        elif c <= LAST_MODIFIER:
+            modifiers += CARD_VALUE[c]
+        elif c in _BONUS_BIT:
+            bonus |= _BONUS_BIT[c]
+    raw = (2 * total if doubled else total) + modifiers
+    points = _bonus_points(bonus, count, low, high, bits) if bonus else 0
+    now = raw + points if raw + points > 0 else 0  # hand_score(row)
+    sevn = values.bit_count() + 1 == SEVN_VALUES
     out = [0.0] * NUM_CARD_KINDS
-    for card in range(NUM_CARD_KINDS):
-        if card <= LAST_VALUE_CARD:
-            if values >> card & 1:
-                # a duplicate: S9 bust (S12 saved by a SECOND_CHANCE); a ballast is discarded
-                out[card] = 0.0 if has_second_chance or card >= BALLAST_M2 else -float(now)
-            else:
-                after = hand_score([*row, card], distinct + 1 == SEVN_VALUES) - now
-                out[card] = max(0.0, after) if card >= BALLAST_M2 else float(after)  # S11
-        elif card <= LAST_MODIFIER or card >= FEATHERWEIGHT:
-            out[card] = float(hand_score([*row, card]) - now)
+    for card in range(LAST_VALUE_CARD + 1):
+        if values >> card & 1:
+            # a duplicate: S9 bust (S12 saved by a SECOND_CHANCE); a ballast is discarded
+            out[card] = 0.0 if has_second_chance or card >= BALLAST_M2 else -float(now)
+        else:  # hand_score([*row, card], sevn)
+            v = CARD_VALUE[card]
+            t = total + v
+            after = (2 * t if doubled else t) + modifiers
+            if bonus:
+                after += _bonus_points(
+                    bonus, count + 1, low + (v <= 6), high + (v >= 10), bits | 1 << card
+                )
+            if sevn:
+                after += SEVN_BONUS
+            after = (after if after > 0 else 0) - now
+            out[card] = max(0.0, after) if card >= BALLAST_M2 else float(after)  # S11
+    for card in range(LAST_VALUE_CARD + 1, NUM_CARD_KINDS):
+        if card == X2:
+            after = 2 * total + modifiers + points
+        elif card <= LAST_MODIFIER:
+            after = raw + CARD_VALUE[card] + points
+        elif card in _BONUS_BIT:
+            after = raw + _bonus_points(bonus | _BONUS_BIT[card], count, low, high, bits)
+        else:
+            continue  # action cards: 0
+        out[card] = float((after if after > 0 else 0) - now)
     if len(_DELTAS) >= _ROW_PARTS_MAX:
         _DELTAS.clear()
-    scaled = [_clip(d / 30.0) for d in out]
+    scaled = [d / 30.0 for d in out]
+    scaled = [-1.0 if x < -1.0 else (2.0 if x > 2.0 else x) for x in scaled]  # _clip
     pair = (out, scaled, _floats(scaled))
     _DELTAS[key] = pair
     return pair
