@@ -9,11 +9,18 @@ player count (bench/README.md has the latest figures):
 * AEC steps/s through ``envs.make`` (the ``env()`` with its safety checks), the same loop for
   every env, PettingZoo's included: ``env.last()`` (observation + action mask), a random legal
   action drawn from the mask with numpy, ``env.step``; terminated agents are stepped with None and
-  the env is reset when every agent is done.
-* Its ratio to PettingZoo's texas_holdem_v4, measured interleaved (texas, game, texas, game, ...)
-  so that both see the same machine load; the median of ``--repeats`` pairs. connect_four_v3 is
-  measured the same way against texas_holdem_v4 once, which gives the ratio to connect_four_v3.
-* Engine decisions/s: ``legal_actions`` + ``apply`` only (no observation, no env), random play.
+  the env is reset when every agent is done. Two loops: the plain loop (``reset(seed)`` once, then
+  ``reset()`` between games, as training does; the headline) and the seeded loop
+  (``reset(seed)`` before every game, which halves texas_holdem_v4's speed: it rebuilds its rlcard
+  env on a seeded reset).
+* Its ratio to PettingZoo's texas_holdem_v4 in the same loop, measured interleaved (texas, game,
+  texas, game, ...) so that both see the same machine load; the median of ``--repeats`` pairs.
+  connect_four_v3 is measured the same way against texas_holdem_v4 once per loop, which gives the
+  ratio to connect_four_v3.
+* Engine decisions/s: ``legal_actions`` + ``apply`` only (no observation, no env), random play
+  (the random choices drawn in blocks, not one ``rng.integers`` call per decision).
+* The encoder's microseconds per observation and its share of a plain-loop step, from a separate
+  run with the encoder wrapped in a timer.
 * Peak RSS: a fresh process playing ``--rss-games`` random games through the AEC loop above, per
   game at ``--rss-players`` (4) players; the long games (sevn, suicidium) run last.
 
