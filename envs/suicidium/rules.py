@@ -511,7 +511,9 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
 
     # ---- play ------------------------------------------------------------------------------------------
     def apply(self, state: SuicidiumState, action: int, seat: int | None = None) -> None:
-        seat = self.check_turn(state, seat)
+        if state.over or (seat is not None and seat != state.decider):
+            self.check_turn(state, seat)  # raises
+        seat = state.decider
         action = int(action)
         d = state.decision
         # the common cases are tested one action at a time, as legal_actions would include it
