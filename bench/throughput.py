@@ -9,11 +9,18 @@ player count (bench/README.md has the latest figures):
 * AEC steps/s through ``envs.make`` (the ``env()`` with its safety checks), the same loop for
   every env, PettingZoo's included: ``env.last()`` (observation + action mask), a random legal
   action drawn from the mask with numpy, ``env.step``; terminated agents are stepped with None and
-  the env is reset when every agent is done.
-* Its ratio to PettingZoo's texas_holdem_v4, measured interleaved (texas, game, texas, game, ...)
-  so that both see the same machine load; the median of ``--repeats`` pairs. connect_four_v3 is
-  measured the same way against texas_holdem_v4 once, which gives the ratio to connect_four_v3.
-* Engine decisions/s: ``legal_actions`` + ``apply`` only (no observation, no env), random play.
+  the env is reset when every agent is done. Two loops: the plain loop (``reset(seed)`` once, then
+  ``reset()`` between games, as training does; the headline) and the seeded loop
+  (``reset(seed)`` before every game, which halves texas_holdem_v4's speed: it rebuilds its rlcard
+  env on a seeded reset).
+* Its ratio to PettingZoo's texas_holdem_v4 in the same loop, measured interleaved (texas, game,
+  texas, game, ...) so that both see the same machine load; the median of ``--repeats`` pairs.
+  connect_four_v3 is measured the same way against texas_holdem_v4 once per loop, which gives the
+  ratio to connect_four_v3.
+* Engine decisions/s: ``legal_actions`` + ``apply`` only (no observation, no env), random play
+  (the random choices drawn in blocks, not one ``rng.integers`` call per decision).
+* The encoder's microseconds per observation and its share of a plain-loop step, from a separate
+  run with the encoder wrapped in a timer.
 * Peak RSS: a fresh process playing ``--rss-games`` random games through the AEC loop above, per
   game at ``--rss-players`` (4) players; the long games (sevn, suicidium) run last.
 
@@ -47,8 +54,14 @@ import envs  # noqa: E402
 LONG_GAMES = ("sevn", "suicidium")
 
 
-def aec_steps_per_second(make_env: Callable[[], Any], seconds: float, seed: int = 0) -> float:
-    """AEC steps/s of random legal play (the loop of the module docstring) for ``seconds``."""
+def aec_steps_per_second(
+    make_env: Callable[[], Any], seconds: float, seed: int = 0, reseed: bool = False
+) -> float:
+    """AEC steps/s of random legal play (the loop of the module docstring) for ``seconds``.
+
+    ``reseed=False`` is the plain (training) loop: ``reset(seed)`` once, then ``reset()`` between
+    games; ``reseed=True`` the seeded loop: ``reset(seed)`` before every game (texas_holdem_v4
+    rebuilds its rlcard env on a seeded reset, which halves its speed)."""
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
@@ -60,7 +73,10 @@ def aec_steps_per_second(make_env: Callable[[], Any], seconds: float, seed: int 
         for _ in range(256):
             if not env.agents:
                 games += 1
-                env.reset(seed=seed + games)
+                if reseed:
+                    env.reset(seed=seed + games)
+                else:
+                    env.reset()
             obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
@@ -73,12 +89,44 @@ def aec_steps_per_second(make_env: Callable[[], Any], seconds: float, seed: int 
     return steps / (time.perf_counter() - start)
 
 
+def encoder_cost(game: str, num_players: int, seconds: float) -> tuple[float, float]:
+    """(microseconds per ``encode`` call, its share of the plain loop's time): the plain loop of
+    ``game`` with its encoder wrapped in a timer (a separate run from the timed ratios)."""
+    import dataclasses
+
+    spent = [0.0, 0]
+    clock = time.perf_counter
+
+    def make_env() -> Any:
+        env = envs.make(game, num_players=num_players)
+        encode = env.spec.encode
+
+        def timed(state: Any, seat: int) -> np.ndarray:
+            t0 = clock()
+            out = encode(state, seat)
+            spent[0] += clock() - t0
+            spent[1] += 1
+            return out
+
+        env.spec = dataclasses.replace(env.spec, encode=timed)
+        return env
+
+    start = clock()
+    aec_steps_per_second(make_env, seconds)
+    took = clock() - start
+    return 1e6 * spent[0] / max(spent[1], 1), spent[0] / took
+
+
 def engine_decisions_per_second(
     game: str, num_players: int, seconds: float, seed: int = 0
 ) -> float:
     """Decisions/s of random legal play on the bare engine (``legal_actions`` + ``apply``)."""
     engine = envs.get_spec(game).make_engine(num_players=num_players)
     rng = np.random.default_rng(seed)
+    # the random choices come from a block of uniforms drawn at once: one rng.integers call per
+    # decision (about 1.2 us) would be a third of the time measured, and none of it the engine's
+    block = 4096
+    uniforms = iter(())
     decisions = 0
     g = 0
     start = time.perf_counter()
@@ -86,9 +134,14 @@ def engine_decisions_per_second(
     while time.perf_counter() < deadline:
         state = engine.new_game(np.random.default_rng(seed + g))
         g += 1
-        while not engine.is_over(state):
-            legal = engine.legal_actions(state)
-            engine.apply(state, legal[int(rng.integers(len(legal)))])
+        is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
+        while not is_over(state):
+            legal = legal_actions(state)
+            u = next(uniforms, None)
+            if u is None:
+                uniforms = iter(rng.random(block).tolist())
+                u = next(uniforms)
+            apply(state, legal[int(u * len(legal))])
             decisions += 1
     return decisions / (time.perf_counter() - start)
 
@@ -118,20 +171,26 @@ def connect_four_env() -> Any:
 
 
 def interleaved(
-    make_env: Callable[[], Any], seconds: float, repeats: int
+    make_env: Callable[[], Any], seconds: float, repeats: int, reseed: bool = False
 ) -> tuple[list[float], list[float]]:
-    """(env steps/s, texas_holdem_v4 steps/s) of ``repeats`` interleaved pairs."""
+    """(env steps/s, texas_holdem_v4 steps/s) of ``repeats`` interleaved pairs, both in the plain
+    loop (``reseed=False``) or both in the seeded loop."""
     ours, peer = [], []
     for _ in range(repeats):
-        peer.append(aec_steps_per_second(texas_env, seconds))
-        ours.append(aec_steps_per_second(make_env, seconds))
+        peer.append(aec_steps_per_second(texas_env, seconds, reseed=reseed))
+        ours.append(aec_steps_per_second(make_env, seconds, reseed=reseed))
     return ours, peer
 
 
-def aec_ratio(game: str, num_players: int, seconds: float, repeats: int = 3) -> float:
+def aec_ratio(
+    game: str, num_players: int, seconds: float, repeats: int = 3, reseed: bool = False
+) -> float:
     """AEC steps/s of ``game`` over texas_holdem_v4's, measured interleaved (A B A B ...) so
-    that both see the same machine load; the median of ``repeats`` pairs."""
-    ours, peer = interleaved(lambda: envs.make(game, num_players=num_players), seconds, repeats)
+    that both see the same machine load; the median of ``repeats`` pairs. The plain loop by
+    default, the seeded loop with ``reseed=True``."""
+    ours, peer = interleaved(
+        lambda: envs.make(game, num_players=num_players), seconds, repeats, reseed
+    )
     return statistics.median(o / p for o, p in zip(ours, peer, strict=True))
 
 
@@ -214,38 +273,56 @@ def profile(target: str, seconds: float, lines: int = 25) -> None:
     pstats.Stats(profiler).sort_stats("tottime").print_stats(lines)
 
 
+LOOPS = (("plain", False), ("seeded", True))
+
+
 def throughput(games: list[str], seconds: float, repeats: int, results: dict[str, Any]) -> None:
     """The timed part: peers, then every game at its player counts, into ``results``."""
-    c4, texas = interleaved(connect_four_env, seconds, repeats)
-    c4_ratio = statistics.median(c / t for c, t in zip(c4, texas, strict=True))
-    results["peers"] = {
-        "texas_holdem_v4": statistics.median(texas),
-        "connect_four_v3": statistics.median(c4),
-        "connect_four_v3_vs_texas_holdem_v4": c4_ratio,
-    }
-    print(f"{'pettingzoo texas_holdem_v4':<28} {statistics.median(texas):>9.0f} AEC steps/s")
+    results["peers"] = {}
+    for loop, reseed in LOOPS:
+        c4, texas = interleaved(connect_four_env, seconds, repeats, reseed)
+        c4_ratio = statistics.median(c / t for c, t in zip(c4, texas, strict=True))
+        results["peers"][loop] = {
+            "texas_holdem_v4": statistics.median(texas),
+            "connect_four_v3": statistics.median(c4),
+            "connect_four_v3_vs_texas_holdem_v4": c4_ratio,
+        }
+        print(
+            f"{loop} loop: pettingzoo texas_holdem_v4 {statistics.median(texas):.0f} AEC steps/s,"
+            f" connect_four_v3 {statistics.median(c4):.0f} (x{c4_ratio:.2f} texas)"
+        )
     print(
-        f"{'pettingzoo connect_four_v3':<28} {statistics.median(c4):>9.0f} AEC steps/s"
-        f"  x{c4_ratio:5.2f} vs texas_holdem"
+        f"{'game':<14} {'plain steps/s':>13} {'x texas':>7} {'x c4':>5}"
+        f" {'seeded steps/s':>14} {'x texas':>7} {'engine dec/s':>12} {'enc us':>6} {'enc %':>5}"
     )
-    print(f"{'game':<28} {'AEC steps/s':>11} {'x texas':>8} {'x c4':>6} {'engine dec/s':>13}")
     for game in games:
         for n in player_counts(game):
-            ours, peer = interleaved(
-                lambda g=game, k=n: envs.make(g, num_players=k), seconds, repeats
+            row: dict[str, Any] = {}
+            for loop, reseed in LOOPS:
+                ours, peer = interleaved(
+                    lambda g=game, k=n: envs.make(g, num_players=k), seconds, repeats, reseed
+                )
+                ratio = statistics.median(o / p for o, p in zip(ours, peer, strict=True))
+                row[loop] = {
+                    "aec_steps_per_s": statistics.median(ours),
+                    "texas_holdem_steps_per_s": statistics.median(peer),
+                    "ratio_vs_texas_holdem": ratio,
+                    "ratio_vs_connect_four": ratio
+                    / results["peers"][loop]["connect_four_v3_vs_texas_holdem_v4"],
+                }
+            row["engine_decisions_per_s"] = median_of(
+                lambda g=game, k=n: engine_decisions_per_second(g, k, seconds), repeats
             )
-            ratio = statistics.median(o / p for o, p in zip(ours, peer, strict=True))
-            eng = median_of(lambda g=game, k=n: engine_decisions_per_second(g, k, seconds), repeats)
-            results["games"][f"{game}/{n}p"] = {
-                "aec_steps_per_s": statistics.median(ours),
-                "texas_holdem_steps_per_s": statistics.median(peer),
-                "ratio_vs_texas_holdem": ratio,
-                "ratio_vs_connect_four": ratio / c4_ratio,
-                "engine_decisions_per_s": eng,
-            }
+            us, share = encoder_cost(game, n, seconds)
+            row["encode_us_per_observation"] = us
+            row["encode_share_of_plain_step"] = share
+            results["games"][f"{game}/{n}p"] = row
+            plain, seeded = row["plain"], row["seeded"]
             print(
-                f"{f'{game} {n}p':<28} {statistics.median(ours):>11.0f} {ratio:>8.2f}"
-                f" {ratio / c4_ratio:>6.2f} {eng:>13.0f}",
+                f"{f'{game} {n}p':<14} {plain['aec_steps_per_s']:>13.0f}"
+                f" {plain['ratio_vs_texas_holdem']:>7.2f} {plain['ratio_vs_connect_four']:>5.2f}"
+                f" {seeded['aec_steps_per_s']:>14.0f} {seeded['ratio_vs_texas_holdem']:>7.2f}"
+                f" {row['engine_decisions_per_s']:>12.0f} {us:>6.1f} {100 * share:>5.0f}",
                 flush=True,
             )
 

@@ -600,6 +600,9 @@ def stack_deck(
 
     Raises ConfigError if ``top`` asks for more copies of a card than the deck holds.
     """
+    if not top:  # the same draw as below, without counting the deck (every new game's case)
+        order = rng.permutation(len(full_deck))
+        return [full_deck[i] for i in order.tolist()]
     rest = Counter(full_deck)
     for card in top:
         if rest[card] <= 0:

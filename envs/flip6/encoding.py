@@ -62,7 +62,6 @@ OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + 4 + 1 + 1 + NUM_CARD_KINDS * 2 + MAX_PLAYE
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
 
 # ---- tables of the fast encoder (exact float32 arithmetic of the original, precomputed) ---------
-_PACK = struct.Struct(f"{OBS_SIZE}f").pack
 
 
 def _f32(x: float) -> float:
@@ -93,7 +92,6 @@ _SEAT_HEAD = [
     ]
     for me in (0, 1)
 ]
-_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
 _DECISION_ONEHOT = [_onehot(4, d) for d in range(4)]
 _SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
 _COUNT_ONEHOT = [_onehot(4, k) for k in range(4)]
@@ -153,24 +151,75 @@ _ROW_PARTS_MAX = 4096  #: entries; the cache is emptied when full (a few MiB at 
 
 
 def _row_part(values: int, double: bool, row: list[int]) -> tuple[Any, ...]:
-    """(value flags, distinct values /6, round_score, round_score /30, a sixth value would make
-    Flip 6, (cards on the table /10,)) of a seat still in the round; memoised in ``_ROW_PARTS``
+    """(values (index of the value flags), distinct values /6, round_score, round_score /30, a sixth value would make
+    Flip 6, cards on the table /10) of a seat still in the round; memoised in ``_ROW_PARTS``
     (a row stays put for several steps while the others play)."""
     rs = sum(c for c in row if 1 <= c <= 6)  # round_score
     if double:
         rs *= 2
     part = (
-        _VALUE_FLAGS[values],
+        values,
         values.bit_count() / 6.0,
         rs,
         rs / 30.0,
         values.bit_count() == 5,
-        (len(row) / 10.0,),
+        len(row) / 10.0,
     )
     if len(_ROW_PARTS) >= _ROW_PARTS_MAX:
         _ROW_PARTS.clear()
     _ROW_PARTS[(values, double, *row)] = part
     return part
+
+
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
+def _floats(values: Any) -> bytes:
+    """``values`` as float32 bytes (the rounding of packing the whole vector at once)."""
+    values = tuple(values)
+    return struct.pack(f"{len(values)}f", *values)
+
+
+# the tables as float32 bytes: the vector is joined from byte chunks (cheaper than packing every
+# float of it each time)
+_HEAD_BYTES = [[[[_floats(h) for h in dc] for dc in dl] for dl in me] for me in _SEAT_HEAD]
+_FLAG_BYTES = [_floats(f) for f in _VALUE_FLAGS]
+_ABSENT_BYTES = [bytes(4 * SEAT_BLOCK * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+_DECISION_BYTES = [_floats(d) for d in _DECISION_ONEHOT]
+_PACK_SEAT = struct.Struct("16f").pack
+_PACK_MID = struct.Struct(f"{2 + 2 * NUM_CARD_KINDS}f").pack
+#: (seat, num_players) -> "me one-hot" + "num players one-hot"
+_SEAT_COUNT_BYTES = {
+    (s, n): _floats(_SEAT_ONEHOT[s] + _COUNT_ONEHOT[n - 3])
+    for n in range(3, MAX_PLAYERS + 1)
+    for s in range(n)
+}
+_END_FLAG = (_floats((0.0,)), _floats((1.0,)))
+#: id(discard pile) -> [the pile, its length, count per card kind]: the discard pile only grows
+#: until a reshuffle replaces it with a new list, so its counts are updated from the new cards
+_DISCARDS: dict[int, list[Any]] = {}
+
+
+def _discard_counts(pile: list[int]) -> list[int]:
+    entry = _DISCARDS.get(id(pile))
+    n = len(pile)
+    if entry is not None and entry[0] is pile and entry[1] <= n:
+        if entry[1] < n:
+            counts = entry[2]
+            for c in pile[entry[1] :]:
+                counts[c] += 1
+            entry[1] = n
+        return entry[2]
+    counts = [0] * NUM_CARD_KINDS
+    for c in pile:
+        counts[c] += 1
+    if len(_DISCARDS) >= 64:
+        _DISCARDS.clear()
+    _DISCARDS[id(pile)] = [pile, n, counts]
+    return counts
 
 
 def encode(state: Flip6State, seat: int) -> np.ndarray:
@@ -187,9 +236,7 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
     target = float(state.target_score)
     scores = state.scores
     tables = state.table
-    discard = [0] * NUM_CARD_KINDS
-    for c in state.discard_pile:
-        discard[c] += 1
+    discard = _discard_counts(state.discard_pile)
     unseen = [d - k for d, k in zip(DECK_COUNTS, discard, strict=True)]
     for cards in tables:
         for c in cards:
@@ -208,14 +255,18 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
     decider = -1 if state.over else state.decider
     dealer = state.dealer
     out: list[Any] = []
-    add = out.extend
+    add = out.append
+    status_of = state.status
+    values_of = state.values
+    life_of = state.has_life
+    double_of = state.has_double
     for s in range(n):
-        status = state.status[s]
+        status = status_of[s]
         row = tables[s]
         score = scores[s]
-        values = state.values[s]
-        life = state.has_life[s]
-        double = state.has_double[s]
+        values = values_of[s]
+        life = life_of[s]
+        double = double_of[s]
         part = _ROW_PARTS.get((values, double, *row))
         if part is None:
             part = _row_part(values, double, row)
@@ -239,7 +290,7 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
             bank = score + rs >= target
         else:
             if status == BUSTED:  # a busted row shows no values
-                flags = _VALUE_FLAGS[0]
+                flags = 0
                 bits6 = 0.0
             rs = 0
             rs30 = p_dup = ev = p_new = 0.0
@@ -247,10 +298,10 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
         x = score / target
         y = (score + rs) / target
         z = (score - leader) / target
-        add(_SEAT_HEAD[s == seat][s == dealer][s == decider][status])
-        add(flags)
+        add(_HEAD_BYTES[s == seat][s == dealer][s == decider][status])
+        add(_FLAG_BYTES[flags])
         add(
-            (
+            _PACK_SEAT(
                 life,
                 double,
                 rs30,
@@ -258,11 +309,7 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
                 (target - score if target - score > 0 else 0) / target,
                 bits6,
                 p_dup,
-            )
-        )
-        add(cards10)
-        add(
-            (
+                cards10,
                 2.0 if y > 2.0 else y,
                 FLIP3 in row,
                 FREEZE in row,
@@ -273,21 +320,24 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
                 -1.0 if z < -1.0 else z,  # max(z, -1.0)
             )
         )
-    out += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
-    add(_DECISION_ONEHOT[0 if state.over else state.decision])
+    add(_ABSENT_BYTES[n])
+    add(_DECISION_BYTES[0 if state.over else state.decision])
     flip3_left = 0.0
     for kind, _seat, left in reversed(state.stack):
         if kind == TASK_FLIP3:
             flip3_left = left / 3.0
             break
-    out.append(flip3_left)
-    out.append(len(state.draw_pile) / 26.0)
-    add(map(truediv, unseen, DECK_COUNTS))
-    add(map(truediv, discard, DECK_COUNTS))
-    add(_SEAT_ONEHOT[seat])
-    add(_COUNT_ONEHOT[n - 3])
-    out.append(not state.draw_pile)
-    return np.frombuffer(_PACK(*out), dtype=np.float32).copy()
+    add(
+        _PACK_MID(
+            flip3_left,
+            len(state.draw_pile) / 26.0,
+            *map(truediv, unseen, DECK_COUNTS),
+            *map(truediv, discard, DECK_COUNTS),
+        )
+    )
+    add(_SEAT_COUNT_BYTES[seat, n])
+    add(_END_FLAG[not state.draw_pile])
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
 
 
 def render(state: Flip6State, seat: int | None = None) -> str:

@@ -82,7 +82,6 @@ assert OBS_SIZE == 547
 _DECK = np.asarray(DECK_COUNTS, dtype=np.float32)
 
 # ---- tables of the fast encoder ------------------------------------------------------------------
-_PACK = struct.Struct(f"{OBS_SIZE - SLOT_BLOCK * MAX_SLOTS}f").pack
 NUM_SPECIAL = 10  #: cards 10.. are the specials (SWAP, PEEK, DRAW_TWO)
 
 
@@ -103,7 +102,6 @@ _SLOT_BLOCKS = [
 ]
 #: the same as float32 bytes
 _SLOT_BYTES = [[[struct.pack(f"{SLOT_BLOCK}f", *b) for b in k] for k in c] for c in _SLOT_BLOCKS]
-_ZERO_BYTES = bytes(4 * SLOT_BLOCK * MAX_SLOTS)
 _OWNER = [i // SLOTS_PER_SEAT for i in range(MAX_SLOTS)]  #: the seat of each slot
 #: _SEAT_HEAD[is_me][is_deciding][starts][knocked]: present .. knocked
 _SEAT_HEAD = [
@@ -143,7 +141,6 @@ def _special_shares(cards: list[int]) -> list[float]:
 
 
 _NUMBER_VALUES = range(10)  #: the value of each number card (the specials count 0 here)
-_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
 _DECISION_ONEHOT = [_onehot(len(DECISION_NAMES), d) for d in range(len(DECISION_NAMES))]
 _SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
 _COUNT_ONEHOT = [_onehot(5, k) for k in range(5)]
@@ -201,32 +198,55 @@ def owes_last_turn(state: RatatatState, s: int) -> bool:
     return (s - state.decider) % n < (state.knocker - state.decider) % n
 
 
+def _floats(values: Any) -> bytes:
+    """``values`` as float32 bytes (the rounding of packing the whole vector at once)."""
+    values = tuple(values)
+    return struct.pack(f"{len(values)}f", *values)
+
+
+# the tables as float32 bytes: the vector is joined from byte chunks (cheaper than packing every
+# float of it each time)
+_HEAD_BYTES = [[[[_floats(h) for h in st] for st in d] for d in me] for me in _SEAT_HEAD]
+_ABSENT_BYTES = [bytes(4 * SEAT_BLOCK * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+_HELD_BYTES = [[_floats(h) for h in c] for c in _HELD]
+_NO_HELD_BYTES = bytes(4 * 15)
+_TOP_BYTES = [_floats(c) for c in _CARD_ONEHOT]
+_NO_TOP_BYTES = bytes(4 * NUM_CARD_KINDS)
+_DECISION_BYTES = [_floats(d) for d in _DECISION_ONEHOT]
+_SEAT_BYTES = [_floats(d) for d in _SEAT_ONEHOT]
+_COUNT_BYTES = [_floats(d) for d in _COUNT_ONEHOT]
+_MEMORY_BYTES = [_floats(d) for d in _MEMORY_ONEHOT]
+_ZERO_SLOT_BYTES = [bytes(4 * SLOT_BLOCK * (MAX_SLOTS - k)) for k in range(MAX_SLOTS + 1)]
+_NO_SHARES = (0.0, 0.0, 0.0)
+_PACK_SEAT = struct.Struct("7f").pack
+_PACK_MID = struct.Struct(f"{2 * NUM_CARD_KINDS + 6 + 9}f").pack
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
 def encode(state: RatatatState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
-    Built as one list of Python floats packed to float32 at once (writing numpy scalars one by one
-    was most of an env step), the slot blocks as precomputed float32 bytes. Every value is computed
-    as :func:`unseen_counts`, :func:`mean_unseen_number`, :func:`estimate_row` and
+    Joined from float32 byte chunks: the slot blocks, seat heads and one-hots are precomputed
+    bytes, and only the numbers that change are packed. Every value is computed as
+    :func:`unseen_counts`, :func:`mean_unseen_number`, :func:`estimate_row` and
     :func:`owes_last_turn` do (float sums in the same order), so the vector is bit-identical to
     theirs (``tests/test_encoder_equivalence.py``).
     """
     n = state.num_players
     visible = visible_slots(state, seat)
-    show_knowers = state.memory != NO_MEMORY
     since = state.last_decided[seat]
-    knowers = state.knowers
     changed_at = state.changed_at
-    if show_knowers:  # the row's owner knows the slot: bit (slot // 4) of its knowers mask
-        slots = b"".join(
-            [
-                _SLOT_BYTES[c][k >> owner & 1][t > since]
-                for c, k, owner, t in zip(visible, knowers, _OWNER, changed_at, strict=False)
-            ]
-        )
+    if state.memory != NO_MEMORY:  # the row's owner knows the slot: bit (slot // 4) of knowers
+        out = [
+            _SLOT_BYTES[c][k >> owner & 1][t > since]
+            for c, k, owner, t in zip(visible, state.knowers, _OWNER, changed_at, strict=False)
+        ]
     else:
-        slots = b"".join(
-            [_SLOT_BYTES[c][0][t > since] for c, t in zip(visible, changed_at, strict=True)]
-        )
+        out = [_SLOT_BYTES[c][0][t > since] for c, t in zip(visible, changed_at, strict=True)]
+    out.append(_ZERO_SLOT_BYTES[len(visible)])
     # unseen_counts
     discard_pile = state.discard_pile
     discard = [0] * NUM_CARD_KINDS
@@ -252,12 +272,12 @@ def encode(state: RatatatState, seat: int) -> np.ndarray:
     scores = state.scores
     low = min(scores)
     starter = (state.dealer + 1) % n
-    decider = state.decider if not state.over else -1
+    over = state.over
+    decider = state.decider if not over else -1
     knocker = state.knocker
     played = state.played
-    owing = knocker >= 0 and not state.over
-    out: list[Any] = []
-    add = out.extend
+    owing = knocker >= 0 and not over
+    add = out.append
     for s in range(n):
         # estimate_row
         known_sum, known, est = 0, 0, 0.0
@@ -271,11 +291,12 @@ def encode(state: RatatatState, seat: int) -> np.ndarray:
                     est += mean
             else:
                 est += mean
-        x = scores[s] / max_total
-        y = (scores[s] - low) / max_total
-        add(_SEAT_HEAD[s == seat][s == decider][s == starter][s == knocker])
+        score = scores[s]
+        x = score / max_total
+        y = (score - low) / max_total
+        add(_HEAD_BYTES[s == seat][s == decider][s == starter][s == knocker])
         add(
-            (
+            _PACK_SEAT(
                 played >> s & 1,
                 owing and s != knocker and (s - decider) % n < (knocker - decider) % n,
                 2.0 if x > 2.0 else x,  # min(x, 2.0)
@@ -285,19 +306,16 @@ def encode(state: RatatatState, seat: int) -> np.ndarray:
                 2.0 if y > 2.0 else y,
             )
         )
-    out += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
-    if held >= 0:
-        add(_HELD[held][state.decider == seat])
-    else:
-        add(_ZEROS[:15])
-    add(_CARD_ONEHOT[discard_pile[-1]] if discard_pile else _ZEROS[:NUM_CARD_KINDS])
-    add(map(truediv, discard, DECK_COUNTS))
-    add(map(truediv, counts, DECK_COUNTS))
-    add(_special_shares(in_use) if in_use else _ZEROS[:3])
-    add(_special_shares(set_aside) if set_aside else _ZEROS[:3])
+    add(_ABSENT_BYTES[n])
+    add(_HELD_BYTES[held][state.decider == seat] if held >= 0 else _NO_HELD_BYTES)
+    add(_TOP_BYTES[discard_pile[-1]] if discard_pile else _NO_TOP_BYTES)
     unseen_total = sum(counts)
     add(
-        (
+        _PACK_MID(
+            *map(truediv, discard, DECK_COUNTS),
+            *map(truediv, counts, DECK_COUNTS),
+            *(_special_shares(in_use) if in_use else _NO_SHARES),
+            *(_special_shares(set_aside) if set_aside else _NO_SHARES),
             len(state.draw_pile) / 66.0,
             mean / 9.0,
             sum(counts[10:]) / unseen_total if unseen_total else 0.0,
@@ -309,12 +327,11 @@ def encode(state: RatatatState, seat: int) -> np.ndarray:
             bool(discard_pile) and discard_pile[-1] < 10,
         )
     )
-    add(_DECISION_ONEHOT[0 if state.over else state.decision])
-    add(_SEAT_ONEHOT[seat])
-    add(_COUNT_ONEHOT[n - 2])
-    add(_MEMORY_ONEHOT[state.memory])
-    zeros = _ZERO_BYTES[: 4 * SLOT_BLOCK * (MAX_SLOTS - len(visible))]
-    return np.frombuffer(slots + zeros + _PACK(*out), dtype=np.float32).copy()
+    add(_DECISION_BYTES[0 if over else state.decision])
+    add(_SEAT_BYTES[seat])
+    add(_COUNT_BYTES[n - 2])
+    add(_MEMORY_BYTES[state.memory])
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
 
 
 def _code(card: int) -> str | None:

@@ -63,19 +63,26 @@ from envs.sevn.rules import (
     DECISION_NAMES,
     DECK_COUNTS,
     FEATHERWEIGHT,
+    FEATHERWEIGHT_POINTS,
+    HEAVYWEIGHT,
+    HEAVYWEIGHT_POINTS,
     IN_HAND,
     LAST_MODIFIER,
     LAST_VALUE_CARD,
     MAX_PLAYERS,
     NUM_CARD_KINDS,
     NUM_DECISIONS,
+    NUMBER_MASK,
     SECOND_CHANCE,
+    SEVN_BONUS,
     SEVN_VALUES,
     STATUS_NAMES,
     STRAIGHT,
+    STRAIGHT_POINTS_PER_CARD,
     X2,
     SevnState,
     hand_score,
+    longest_run,
     second_chance_takers,
 )
 
@@ -138,6 +145,134 @@ _SEAT_ONEHOT = [_onehot(MAX_PLAYERS, s) for s in range(MAX_PLAYERS)]
 _COUNT_ONEHOT = [_onehot(7, k) for k in range(7)]
 
 
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
+def _floats(values: Any) -> bytes:
+    """``values`` as float32 bytes (the rounding of packing the whole vector at once)."""
+    values = tuple(values)
+    return struct.pack(f"{len(values)}f", *values)
+
+
+# the same tables as float32 bytes: the vector is joined from byte chunks (packing all 576 floats
+# at once took 3.7 us an observation, a join of ~40 chunks well under one)
+_HEAD_BYTES = [[[[_floats(h) for h in dc] for dc in dl] for dl in me] for me in _SEAT_HEAD]
+_ABSENT_BYTES = [bytes(4 * SEAT_BLOCK * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+_DECISION_BYTES = [_floats(d) for d in _DECISION_ONEHOT]
+#: (seat, num_players) -> "me one-hot" + "num players one-hot"
+_SEAT_COUNT_BYTES = {
+    (s, n): _floats(_SEAT_ONEHOT[s] + _COUNT_ONEHOT[n - 2])
+    for n in range(2, MAX_PLAYERS + 1)
+    for s in range(n)
+}
+_FLAG_BYTES = (_floats((0.0,)), _floats((1.0,)))
+_NO_DELTA_BYTES = bytes(4 * NUM_CARD_KINDS)
+_OVER_TAIL = bytes(4 * (1 + MAX_PLAYERS + 2))
+_PACK_BLOCK_TAIL = struct.Struct("9f").pack
+_PACK_3 = struct.Struct("3f").pack
+_PACK_TAIL = struct.Struct(f"{1 + MAX_PLAYERS + 2}f").pack
+_PACK_INTO_F = struct.Struct("f").pack_into
+_PACK_KINDS = struct.Struct(f"{NUM_CARD_KINDS}f").pack
+#: tuple(set_aside[:2]) -> "decision cards" bytes; tuple(queue[:4]) -> "pending-draw queue"
+_SET_ASIDE_BYTES: dict[tuple[int, ...], bytes] = {}
+_QUEUE_BYTES: dict[tuple[int, ...], bytes] = {}
+
+
+def _set_aside_bytes(key: tuple[int, ...]) -> bytes:
+    cards = [0.0] * (2 * NUM_CARD_KINDS)
+    for i, c in enumerate(key):
+        cards[i * NUM_CARD_KINDS + c] = 1.0
+    out = _SET_ASIDE_BYTES[key] = _floats(cards)
+    return out
+
+
+def _queue_bytes(key: tuple[int, ...]) -> bytes:
+    queue = [0.0] * (QUEUE_SHOWN * MAX_PLAYERS)
+    for i, s in enumerate(key):
+        queue[i * MAX_PLAYERS + s] = 1.0
+    out = _QUEUE_BYTES[key] = _floats(queue)
+    return out
+
+
+#: id(pile) -> [pile, its length, its cards as first seen plus those added since, count per card
+#: kind, the counts / their deck counts as float32 bytes, dots, direction]: a running composition
+#: of the draw pile (only popped from its end) and the discard pile (only appended to), updated
+#: from the cards that left or came since the last observation. A pile changed any other way (a
+#: new list at a reshuffle or a new game, or one that shrinks after growing) starts over.
+#: ``dots``: (values, has_second_chance, *row) -> [sum of the row's card deltas x counts, the
+#: pile length it is for], brought up to date from the cards that moved (the deltas are whole
+#: numbers, so the float sums are exact whatever the order)
+_PILES: dict[int, list[Any]] = {}
+_PILES_MAX = 64
+_DOTS_MAX = 512
+
+
+def _pile(pile: list[int]) -> list[Any]:
+    """The running composition entry of ``pile`` (see :data:`_PILES`)."""
+    entry = _PILES.get(id(pile))
+    n = len(pile)
+    if entry is not None and entry[0] is pile:
+        cur, snap = entry[1], entry[2]
+        if n == cur:
+            if n == 0 or pile[-1] == snap[n - 1]:
+                return entry
+        elif n < cur:
+            if entry[6] <= 0 and (n == 0 or pile[-1] == snap[n - 1]):
+                counts, buf = entry[3], entry[4]
+                for c in snap[n:cur]:
+                    k = counts[c] - 1
+                    counts[c] = k
+                    _PACK_INTO_F(buf, 4 * c, k / DECK_COUNTS[c])
+                entry[1] = n
+                entry[6] = -1
+                return entry
+        elif entry[6] >= 0 and (cur == 0 or pile[cur - 1] == snap[cur - 1]):
+            counts, buf = entry[3], entry[4]
+            new = pile[cur:]
+            for c in new:
+                k = counts[c] + 1
+                counts[c] = k
+                _PACK_INTO_F(buf, 4 * c, k / DECK_COUNTS[c])
+            snap += new
+            entry[1] = n
+            entry[6] = 1
+            return entry
+    counts = _composition(pile)
+    buf = bytearray(_PACK_KINDS(*map(truediv, counts, DECK_COUNTS)))
+    entry = [pile, n, pile[:], counts, buf, {}, 0]
+    if len(_PILES) >= _PILES_MAX:
+        _PILES.clear()
+    _PILES[id(pile)] = entry
+    return entry
+
+
+def _dot(entry: list[Any], key: tuple[int, ...], deltas: list[float]) -> float:
+    """``sum(map(mul, deltas, counts))`` for the pile of ``entry``, kept up to date per row."""
+    dots = entry[5]
+    rec = dots.get(key)
+    n = entry[1]
+    if rec is None:
+        num = sum(map(mul, deltas, entry[3]))
+        if len(dots) >= _DOTS_MAX:
+            dots.clear()
+        dots[key] = [num, n]
+        return num
+    num, pos = rec
+    if pos != n:
+        if pos > n:  # cards drawn since
+            for c in entry[2][n:pos]:
+                num -= deltas[c]
+        else:  # cards discarded since
+            for c in entry[2][pos:n]:
+                num += deltas[c]
+        rec[0] = num
+        rec[1] = n
+    return num
+
+
 def next_card_counts(state: SevnState) -> list[int]:
     """Count per card kind of the pile the next card comes from (public: see the docstring)."""
     counts = [0] * NUM_CARD_KINDS
@@ -174,12 +309,13 @@ _ROW_PARTS_MAX = 4096  #: entries; the cache is emptied when full (a few MiB at 
 
 
 def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
-    """(value and kept-card flags, hand_score, its block entry, distinct values /7, cards /20)
-    of a table row; memoised in ``_ROW_PARTS`` (rows stay put for many steps)."""
+    """(value and kept-card flags as float32 bytes, hand_score, its block entry, distinct values
+    /7, cards /20) of a table row; memoised in ``_ROW_PARTS`` (rows stay put for many steps)."""
     kept = 0
     for c in row:
         kept |= _KEPT_BIT[c]
     flags = _LOW_FLAGS[values & _LOW_MASK] + _HIGH_FLAGS[values >> _LOW_BITS] + _KEPT_FLAGS[kept]
+    flags = _floats(flags)
     hs = hand_score(row)
     part = (flags, hs, min(hs / 60.0, 2.0), values.bit_count() / 7.0, min(len(row) / 20.0, 2.0))
     if len(_ROW_PARTS) >= _ROW_PARTS_MAX:
@@ -189,8 +325,8 @@ def _row_part(values: int, row: list[int]) -> tuple[Any, ...]:
 
 
 #: (values, has_second_chance, *row) -> (card_deltas(...), the same /30 and clipped, as the
-#: observation holds them)
-_DELTAS: dict[tuple[int, ...], tuple[list[float], list[float]]] = {}
+#: observation holds them, and those as float32 bytes)
+_DELTAS: dict[tuple[int, ...], tuple[list[float], list[float], bytes]] = {}
 _NO_DELTAS = [0.0] * (NUM_CARD_KINDS + 1)
 
 
@@ -205,32 +341,109 @@ def card_deltas(values: int, row: list[int], has_second_chance: bool) -> list[fl
     return _delta_pair(values, row, has_second_chance)[0]
 
 
+def _bonus_points(bonus: int, count: int, low: int, high: int, bits: int) -> int:
+    """S22-S24 of ``hand_score`` from a row's sums (see :func:`_delta_pair`)."""
+    points = 0
+    if bonus & 1 and count >= 4 and low == count:  # S22
+        points += FEATHERWEIGHT_POINTS
+    if bonus & 2 and high >= 3:  # S23
+        points += HEAVYWEIGHT_POINTS
+    if bonus & 4:  # S24
+        run = longest_run(bits & NUMBER_MASK)
+        if run >= 3:
+            points += STRAIGHT_POINTS_PER_CARD * run
+    return points
+
+
+_BONUS_BIT = {FEATHERWEIGHT: 1, HEAVYWEIGHT: 2, STRAIGHT: 4}
+
+
 def _delta_pair(
     values: int, row: list[int], has_second_chance: bool
-) -> tuple[list[float], list[float]]:
-    """(:func:`card_deltas`, the same scaled for the observation), memoised in ``_DELTAS``."""
+) -> tuple[list[float], list[float], bytes]:
+    """(:func:`card_deltas`, the same scaled for the observation, those as float32 bytes),
+    memoised in ``_DELTAS``.
+
+    ``hand_score([*row, card])`` for every card kind, from the row's sums taken once (what
+    ``hand_score`` adds up card by card) plus the card: the same whole numbers, without scoring
+    the row 31 times (a new row appears at most draws: this was most of sevn's encoding time)."""
     key = (values, has_second_chance, *row)
     pair = _DELTAS.get(key)
     if pair is not None:
         return pair
-    now = hand_score(row)
-    distinct = values.bit_count()
+    # hand_score's sums over the row
+    total = modifiers = 0
+    doubled = False
+    bonus = 0
+    bits = 0
+    count = low = high = 0
+    for c in row:
+        if c <= LAST_VALUE_CARD:
+            v = CARD_VALUE[c]
+            total += v
+            bits |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
+        elif c == X2:
+            doubled = True
+        elif c <= LAST_MODIFIER:
+            modifiers += CARD_VALUE[c]
+        elif c in _BONUS_BIT:
+            bonus |= _BONUS_BIT[c]
+    raw = (2 * total if doubled else total) + modifiers
+    points = _bonus_points(bonus, count, low, high, bits) if bonus else 0
+    now = raw + points if raw + points > 0 else 0  # hand_score(row)
+    sevn = values.bit_count() + 1 == SEVN_VALUES
     out = [0.0] * NUM_CARD_KINDS
-    for card in range(NUM_CARD_KINDS):
-        if card <= LAST_VALUE_CARD:
-            if values >> card & 1:
-                # a duplicate: S9 bust (S12 saved by a SECOND_CHANCE); a ballast is discarded
-                out[card] = 0.0 if has_second_chance or card >= BALLAST_M2 else -float(now)
-            else:
-                after = hand_score([*row, card], distinct + 1 == SEVN_VALUES) - now
-                out[card] = max(0.0, after) if card >= BALLAST_M2 else float(after)  # S11
-        elif card <= LAST_MODIFIER or card >= FEATHERWEIGHT:
-            out[card] = float(hand_score([*row, card]) - now)
+    for card in range(LAST_VALUE_CARD + 1):
+        if values >> card & 1:
+            # a duplicate: S9 bust (S12 saved by a SECOND_CHANCE); a ballast is discarded
+            out[card] = 0.0 if has_second_chance or card >= BALLAST_M2 else -float(now)
+        else:  # hand_score([*row, card], sevn)
+            v = CARD_VALUE[card]
+            t = total + v
+            after = (2 * t if doubled else t) + modifiers
+            if bonus:
+                after += _bonus_points(
+                    bonus, count + 1, low + (v <= 6), high + (v >= 10), bits | 1 << card
+                )
+            if sevn:
+                after += SEVN_BONUS
+            after = (after if after > 0 else 0) - now
+            out[card] = max(0.0, after) if card >= BALLAST_M2 else float(after)  # S11
+    for card in range(LAST_VALUE_CARD + 1, NUM_CARD_KINDS):
+        if card == X2:
+            after = 2 * total + modifiers + points
+        elif card <= LAST_MODIFIER:
+            after = raw + CARD_VALUE[card] + points
+        elif card in _BONUS_BIT:
+            after = raw + _bonus_points(bonus | _BONUS_BIT[card], count, low, high, bits)
+        else:
+            continue  # action cards: 0
+        out[card] = float((after if after > 0 else 0) - now)
     if len(_DELTAS) >= _ROW_PARTS_MAX:
         _DELTAS.clear()
-    pair = (out, [_clip(d / 30.0) for d in out])
+    scaled = [d / 30.0 for d in out]
+    scaled = [-1.0 if x < -1.0 else (2.0 if x > 2.0 else x) for x in scaled]  # _clip
+    pair = (out, scaled, _floats(scaled))
     _DELTAS[key] = pair
     return pair
+
+
+#: (values, has_second_chance, *row) -> (value and kept-card flags as float32 bytes, hand_score,
+#: its block entry, distinct values /7, cards /20, card deltas, scaled deltas, those as bytes)
+_SEAT_PARTS: dict[tuple[int, ...], tuple[Any, ...]] = {}
+
+
+def _seat_part(key: tuple[int, ...], values: int, second: bool, row: list[int]) -> tuple[Any, ...]:
+    """:func:`_row_part` and :func:`_delta_pair` of a seat in one tuple, memoised in
+    ``_SEAT_PARTS`` under ``key``."""
+    part = _row_part(values, row) + _delta_pair(values, row, second)
+    if len(_SEAT_PARTS) >= _ROW_PARTS_MAX:
+        _SEAT_PARTS.clear()
+    _SEAT_PARTS[key] = part
+    return part
 
 
 def _expected(deltas: list[float], counts: list[int], total: int) -> float:
@@ -246,7 +459,7 @@ def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) 
     each = [0.0] * MAX_PLAYERS
     for s in range(state.num_players):
         if state.status[s] == IN_HAND:
-            deltas, scaled = _delta_pair(
+            deltas, scaled, _ = _delta_pair(
                 state.values[s], state.table[s], state.has_second_chance[s]
             )
             each[s] = _clip(_expected(deltas, counts, total) / 30.0)
@@ -259,40 +472,56 @@ def _next_card_part(state: SevnState, seat: int, counts: list[int], total: int) 
 def encode(state: SevnState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
-    Built as one list of Python floats packed to float32 at once (writing numpy scalars one by one
-    was most of an env step), with the flag parts of a seat block taken from precomputed tables
-    and what depends on a seat's row alone memoised (:func:`_row_part`). Every value is computed
-    as :func:`next_card_counts`, :func:`bust_chance` and ``hand_score`` do, so the vector is
+    Joined from float32 byte chunks: the flag parts of a seat block come from precomputed tables,
+    what depends on a seat's row alone is memoised (:func:`_seat_part`), the pile compositions
+    and each row's expected next-card change are kept up to date from the cards that moved
+    (:func:`_pile`, :func:`_dot`), and only the few numbers that change every step are packed. Every value is computed as
+    :func:`next_card_counts`, :func:`bust_chance` and ``hand_score`` do, so the vector is
     bit-identical to theirs (``tests/test_encoder_equivalence.py``).
     """
     n = state.num_players
     target = float(state.target_score)
     draw_pile = state.draw_pile
-    discard = _composition(state.discard_pile)
-    counts = _composition(draw_pile) if draw_pile else discard  # next_card_counts
-    total = sum(counts)
+    discard_entry = _pile(state.discard_pile)
+    draw_entry = _pile(draw_pile) if draw_pile else discard_entry
+    counts = draw_entry[3]  # next_card_counts
+    total = draw_entry[1]
     scores = state.scores
     leader = max(scores)
+    queue = state.queue
     pending = [0] * n
-    for s in state.queue:
+    for s in queue:
         pending[s] += 1
-    deciding = -1 if state.over else state.decider
+    over = state.over
+    deciding = -1 if over else state.decider
     dealer = state.dealer
     banked = state.banked
+    status_of = state.status
+    values_of = state.values
+    table = state.table
+    second = state.has_second_chance
     out: list[Any] = []
-    add = out.extend
+    add = out.append
+    # "each seat's next card" (filled for the seats in the hand) and the observer's part
+    each = [0.0] * MAX_PLAYERS
+    mine = None
     for s in range(n):
-        status = state.status[s]
-        row = state.table[s]
-        values = state.values[s]
+        status = status_of[s]
+        row = table[s]
+        values = values_of[s]
         score = scores[s]
-        key = (values, *row)
-        part = _ROW_PARTS.get(key)
+        key = (values, second[s], *row)
+        part = _SEAT_PARTS.get(key)
         if part is None:
-            part = _row_part(values, row)
-        flags, hs, hs60, bits7, len20 = part
+            part = _seat_part(key, values, second[s], row)
+        flags, hs, hs60, bits7, len20 = part[:5]
         if status == IN_HAND:
-            if total == 0 or state.has_second_chance[s]:
+            if not over:  # _next_card_part: the expectation over the next-card composition
+                x = (_dot(draw_entry, key, part[5]) / total if total else 0.0) / 30.0
+                each[s] = -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)  # _clip
+                if s == seat:
+                    mine = part
+            if total == 0 or second[s]:
                 bust = 0.0
             else:  # bust_chance
                 dup = 0
@@ -306,14 +535,14 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
             hs = 0
             hs60 = 0.0
             bust = 0.0
-        add(_SEAT_HEAD[s == seat][s == dealer][s == deciding][status])
+        add(_HEAD_BYTES[s == seat][s == dealer][s == deciding][status])
         add(flags)
         x = score / target
         y = (score + hs) / target
         p = pending[s] / 4.0
         b = (banked[s] if banked[s] > 0 else 0) / 60.0 if banked else 0.0
         add(
-            (
+            _PACK_BLOCK_TAIL(
                 hs60,
                 2.0 if x > 2.0 else x,  # min(x, 2.0)
                 2.0 if y > 2.0 else y,
@@ -325,27 +554,35 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
                 2.0 if b > 2.0 else b,
             )
         )
-    out += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
-    add(_DECISION_ONEHOT[0 if state.over else state.decision])
-    cards = _ZEROS[: 2 * NUM_CARD_KINDS]
-    for i, c in enumerate(state.set_aside[:2]):
-        cards[i * NUM_CARD_KINDS + c] = 1.0
-    out += cards
-    queue = _ZEROS[: QUEUE_SHOWN * MAX_PLAYERS]
-    for i, s in enumerate(state.queue[:QUEUE_SHOWN]):
-        queue[i * MAX_PLAYERS + s] = 1.0
-    out += queue
-    q = len(state.queue) / 10.0
-    out.append(2.0 if q > 2.0 else q)
-    out.append(state.deal_pos < n and not state.over)
-    out.append(len(draw_pile) / 120.0)
-    add(map(truediv, counts, DECK_COUNTS))
-    add(map(truediv, discard, DECK_COUNTS))
-    add(_SEAT_ONEHOT[seat])
-    add(_COUNT_ONEHOT[n - 2])
-    out.append(not draw_pile)
-    out += _next_card_part(state, seat, counts, total)
-    return np.frombuffer(_PACK(*out), dtype=np.float32).copy()
+    add(_ABSENT_BYTES[n])
+    add(_DECISION_BYTES[0 if over else state.decision])
+    set_aside = state.set_aside
+    key = tuple(set_aside[:2])
+    add(_SET_ASIDE_BYTES.get(key) or _set_aside_bytes(key))
+    key = tuple(queue[:QUEUE_SHOWN])
+    add(_QUEUE_BYTES.get(key) or _queue_bytes(key))
+    q = len(queue) / 10.0
+    add(_PACK_3(2.0 if q > 2.0 else q, state.deal_pos < n and not over, len(draw_pile) / 120.0))
+    add(draw_entry[4])
+    add(discard_entry[4])
+    add(_SEAT_COUNT_BYTES[seat, n])
+    add(_FLAG_BYTES[not draw_pile])
+    # "my next card", "each seat's next card", "decision cards' worth" (_next_card_part)
+    if over:
+        add(_NO_DELTA_BYTES)
+        add(_OVER_TAIL)
+    else:
+        if mine is None:  # the observer is out of the hand
+            add(_NO_DELTA_BYTES)
+            held = [0.0, 0.0]
+            me = 0.0
+        else:
+            add(mine[7])
+            scaled = mine[6]
+            held = [scaled[c] for c in set_aside[:2]] + [0.0, 0.0]
+            me = each[seat]
+        add(_PACK_TAIL(me, *each, held[0], held[1]))
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
 
 
 def _current_hand_score(state: SevnState, s: int) -> int:

@@ -107,7 +107,6 @@ _C = _G + GLOBAL_SIZE
 
 # ---- tables of the fast encoder ------------------------------------------------------------------
 _PACK_HEAD = struct.Struct(f"{_C}f").pack
-_ZERO_PLANES = bytes(4 * (OBS_SIZE - _C))
 _ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
 #: objects per type in the object deck, without / with the party objects (5 players)
 _OBJECT_COUNTS = [
@@ -247,12 +246,62 @@ def _object_part(objs: list[int]) -> tuple[Any, ...]:
     return part
 
 
+_ONE = struct.pack("f", 1.0)
+_PLANE_BYTES = 4 * NUM_CARDS
+#: the six planes from P_TABLE to P_PENDING_TARGET, and the three after P_DISCARD, all zeros (the
+#: few cards on them are written afterwards)
+_ZERO_TABLE_PLANES = bytes(6 * _PLANE_BYTES)
+_ZERO_LAST_PLANES = bytes(3 * _PLANE_BYTES)
+assert P_TABLE == P_HAND + NUM_CARDS and P_DISCARD == P_HAND + 7 * NUM_CARDS
+assert P_RESPONSES_ON == P_DISCARD + 3 * NUM_CARDS and OBS_SIZE == P_RESPONSES_ON + NUM_CARDS
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
+def _plane(cards: list[int]) -> bytearray:
+    """A card plane (1.0 at every card of ``cards``) as float32 bytes."""
+    plane = bytearray(_PLANE_BYTES)
+    for c in cards:
+        plane[4 * c : 4 * c + 4] = _ONE
+    return plane
+
+
+#: tuple(hand) -> its card plane (a seat's hand stays put while the others play)
+_HAND_PLANES: dict[tuple[int, ...], bytes] = {}
+#: id(discard pile) -> [the pile, a copy of it, its card plane]: the discard pile mostly grows, so
+#: its plane is updated from the new cards; any other change (a card taken, U28; a reshuffle)
+#: builds it again
+_DISCARD_PLANES: dict[int, list[Any]] = {}
+
+
+def _discard_plane(pile: list[int]) -> bytearray:
+    entry = _DISCARD_PLANES.get(id(pile))
+    if entry is not None and entry[0] is pile:
+        snap = entry[1]
+        old = len(snap)
+        if len(pile) >= old and pile[:old] == snap:
+            if len(pile) > old:
+                plane = entry[2]
+                for c in pile[old:]:
+                    plane[4 * c : 4 * c + 4] = _ONE
+                    snap.append(c)
+            return entry[2]
+    plane = _plane(pile)
+    if len(_DISCARD_PLANES) >= 64:
+        _DISCARD_PLANES.clear()
+    _DISCARD_PLANES[id(pile)] = [pile, pile[:], plane]
+    return plane
+
+
 def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
     The seat blocks and the global part are one list of Python floats packed to float32 at once
-    (what depends on a seat's objects alone is memoised, :func:`_object_part`); the sparse card
-    planes are written with one ``put`` per plane group. Every value is computed as
+    (what depends on a seat's objects alone is memoised, :func:`_object_part`), joined with the
+    hand's and the discard pile's card planes (memoised bytes, the discard plane updated from the
+    new cards); the sparse table planes are written with one ``put`` per plane group. Every value is computed as
     :func:`object_pile_counts`, :func:`match_chance`, :func:`projected_changes` and the per-card
     loops did, so the vector is bit-identical to theirs (``tests/test_encoder_equivalence.py``).
     """
@@ -363,10 +412,26 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     head.append(len(state.discard_pile) / NUM_CARDS)
     add(map(_FIFTHS.__getitem__, counts))
     head.append(len(state.object_pile) / 21.0)
-    obs = np.frombuffer(_PACK_HEAD(*head) + _ZERO_PLANES, dtype=np.float32).copy()
-    # the card planes
-    obs[P_HAND : P_HAND + NUM_CARDS].put(state.hands[seat], 1.0)
-    obs[P_DISCARD : P_DISCARD + NUM_CARDS].put(state.discard_pile, 1.0)
+    # the card planes: the hand's and the discard pile's as bytes, the sparse others written below
+    hand = state.hands[seat]
+    key = tuple(hand)
+    hand_plane = _HAND_PLANES.get(key)
+    if hand_plane is None:
+        if len(_HAND_PLANES) >= 4096:
+            _HAND_PLANES.clear()
+        hand_plane = _HAND_PLANES[key] = bytes(_plane(hand))
+    obs = _FROMBUFFER(
+        _JOIN(
+            (
+                _PACK_HEAD(*head),
+                hand_plane,
+                _ZERO_TABLE_PLANES,
+                _discard_plane(state.discard_pile),
+                _ZERO_LAST_PLANES,
+            )
+        ),
+        _FLOAT32,
+    )
     ones: list[int] = []
     where: list[int] = []
     values: list[float] = []

@@ -449,10 +449,15 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if d == D_MAIN:
             acts = []
             if state.played < MAX_PLAYS:
-                flags = _table_classes(state.table)
+                flags = -1  # the table's classes, computed for the first RESPONSE card only
                 for c in hand:
-                    if KIND[c] != RESPONSE or _response_fits(c, flags):
+                    if KIND[c] != RESPONSE:
                         acts.append(PLAY0 + c)
+                    else:
+                        if flags < 0:
+                            flags = _table_classes(state.table)
+                        if _RESPONSE_FITS[c] & flags:  # _response_fits
+                            acts.append(PLAY0 + c)
             if not acts or state.drew or state.played:  # U9
                 acts.append(PASS)
             acts.sort()
@@ -460,10 +465,13 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if d == D_RESPOND:
             acts = [PASS]
             if state.played < MAX_PLAYS:
-                flags = _table_classes(state.table)
+                flags = -1
                 for c in hand:
-                    if KIND[c] == RESPONSE and _response_fits(c, flags):
-                        acts.append(PLAY0 + c)
+                    if KIND[c] == RESPONSE:
+                        if flags < 0:
+                            flags = _table_classes(state.table)
+                        if _RESPONSE_FITS[c] & flags:
+                            acts.append(PLAY0 + c)
             acts.sort()
             return acts
         if d == D_TARGET_PLAYER:
@@ -487,13 +495,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
     def _draw_actions(self, state: SuicidiumState, seat: int) -> list[int]:
         """U7/U9: draw k (0 only if a card can then be played), or discard one and draw one."""
         hand = state.hands[seat]
-        kmax = min(HAND_SIZE - len(hand), len(state.draw_pile) + len(state.discard_pile))  # U4, U12
-        if state.mode == SURVIVE:
-            kmax = min(kmax, state.wp[seat])  # U7: never more than its WP
+        kmax = _draw_max(state, seat)
         acts = []
         if not state.skip_main_now and _can_open_main(hand):
             acts.append(DRAW0)
-        acts.extend(DRAW0 + k for k in range(1, kmax + 1))
+        acts.extend(range(DRAW0 + 1, DRAW0 + kmax + 1))
         if len(hand) >= HAND_SIZE:
             acts.extend(sorted(DISCARD0 + c for c in hand))
         return acts
@@ -507,12 +513,37 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
 
     # ---- play ------------------------------------------------------------------------------------------
     def apply(self, state: SuicidiumState, action: int, seat: int | None = None) -> None:
-        seat = self.check_turn(state, seat)
+        if state.over or (seat is not None and seat != state.decider):
+            self.check_turn(state, seat)  # raises
+        seat = state.decider
         action = int(action)
-        if action not in self.legal_actions(state):
+        d = state.decision
+        # the common cases are tested one action at a time, as legal_actions would include it
+        if (d == D_MAIN or d == D_RESPOND) and PLAY0 <= action < ON0:  # play a card
+            c = action - PLAY0
+            if KIND[c] == RESPONSE:
+                legal = _RESPONSE_FITS[c] & _table_classes(state.table) != 0
+            else:
+                legal = d == D_MAIN
+            legal = legal and state.played < MAX_PLAYS and c in state.hands[seat]
+        elif action == PASS and (d == D_RESPOND or (d == D_MAIN and (state.drew or state.played))):
+            legal = True  # U9
+        elif d == D_DRAW and DRAW0 < action <= DRAW0 + HAND_SIZE:  # draw k >= 1
+            legal = action - DRAW0 <= _draw_max(state, seat)
+        elif d == D_TARGET_PLAYER and TARGET0 <= action < TARGET0 + state.num_players:
+            target = action - TARGET0
+            entry = state.table[-1]
+            card = entry[E_CARD]
+            legal = state.alive[target] and (
+                EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY or target != entry[E_PLAYER]
+            )
+        elif d == D_DISCARD and DISCARD0 <= action < TAKE0:
+            legal = action - DISCARD0 in state.hands[seat]
+        else:
+            legal = action in self.legal_actions(state)
+        if not legal:
             raise self.illegal(state, action)
         state.decisions += 1
-        d = state.decision
         state.decision = D_NONE
         if d == D_MAIN or d == D_RESPOND:
             if action == PASS:
@@ -1248,6 +1279,14 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
 
 
 # ---- helpers -----------------------------------------------------------------------------------------
+def _draw_max(state: SuicidiumState, seat: int) -> int:
+    """The most cards ``seat`` may draw now (U4, U7, U12)."""
+    kmax = min(HAND_SIZE - len(state.hands[seat]), len(state.draw_pile) + len(state.discard_pile))
+    if state.mode == SURVIVE:
+        kmax = min(kmax, state.wp[seat])  # U7: never more than its WP
+    return kmax
+
+
 _HAS_POINTS, _HAS_EVENT, _HAS_ANY = 1, 2, 4
 
 

@@ -65,6 +65,32 @@ _PACK_TAIL = struct.Struct(f"{OBS_SIZE - 3 * NUM_CARDS}f").pack
 #: _BYTE_FLOATS[b]: the 8 bits of byte b (lowest first) as 8 float32 0.0/1.0, as bytes
 _BYTE_FLOATS = [struct.pack("8f", *(float(b >> i & 1) for i in range(8))) for b in range(256)]
 _CARD_VECTOR_BYTES = 4 * NUM_CARDS
+#: _BITS12[b]: the 12 bits of b (lowest first) as float32 0.0/1.0 bytes (4,096 x 48 bytes); a card
+#: vector is 8 of them and the last two bits from _BITS2
+_BITS12 = [struct.pack("12f", *(float(b >> i & 1) for i in range(12))) for b in range(1 << 12)]
+_BITS2 = [b[:8] for b in _BITS12[:4]]
+assert NUM_CARDS == 8 * 12 + 2
+#: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
+_JOIN = bytearray().join
+_FROMBUFFER = np.frombuffer
+_FLOAT32 = np.float32
+
+
+def _add_card_vector(out: list[bytes], bits: int) -> None:
+    """Append the card vector of the card bitmask ``bits`` (bit v = card v) to ``out``, as the
+    float32 bytes of :func:`_card_bytes`."""
+    b = bits >> LOWEST
+    out += (
+        _BITS12[b & 4095],
+        _BITS12[b >> 12 & 4095],
+        _BITS12[b >> 24 & 4095],
+        _BITS12[b >> 36 & 4095],
+        _BITS12[b >> 48 & 4095],
+        _BITS12[b >> 60 & 4095],
+        _BITS12[b >> 72 & 4095],
+        _BITS12[b >> 84 & 4095],
+        _BITS2[b >> 96 & 3],
+    )
 
 
 def _card_bytes(bits: int) -> bytes:
@@ -124,10 +150,11 @@ def encode(state: TheGameState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
     The three card vectors come from card bitmasks (the placed one is what :func:`open_mask`
-    builds) turned into float32 bytes a byte at a time, the play costs are :func:`play_cost` /
-    :func:`fits_top` inlined, and the part after the card vectors is one list of Python floats
-    packed to float32 at once; the vector is bit-identical to what the per-element version gave
-    (``tests/test_encoder_equivalence.py``).
+    builds) turned into float32 bytes 12 bits at a time, the play costs are :func:`play_cost` /
+    :func:`fits_top` on bitmasks (the cheapest forward play is the hand card nearest the top),
+    and the part after the card vectors is one list of Python floats packed to float32 at once;
+    everything is joined into one new bytearray that the returned array owns. The vector is
+    bit-identical to what the per-element version gave (``tests/test_encoder_equivalence.py``).
     """
     n = state.num_players
     hand = state.hands[seat]
@@ -143,35 +170,43 @@ def encode(state: TheGameState, seat: int) -> np.ndarray:
     add = tail.extend
     acting = state.current == seat and not state.over
     signal_changed = state.signal_changed
+    tops = state.tops
     for p in range(NUM_PILES):
-        top = state.tops[p]
-        # play_cost of every hand card that fits_top: its minimum, whether one is 0, their number
-        fits = 0
+        top = tops[p]
+        # play_cost of every hand card that fits_top: its minimum, whether one is 0, their number.
+        # A forward play's cost only grows with the distance from the top, so the cheapest forward
+        # play is the hand card nearest the top (a bit scan of the hand's mask); the backwards
+        # trick (card top -/+ 10) is the only other candidate.
         cheapest = None
         zero = False
         if p < 2:
             room = (opened >> (top + 1)).bit_count()
-            for card in hand:
-                if card > top:
-                    cost = (opened >> (top + 1) & ((1 << (card - top - 1)) - 1)).bit_count()
-                elif card == top - 10:
-                    cost = -((opened >> (card + 1) & ((1 << (top - card - 1)) - 1)).bit_count())
-                else:
-                    continue
+            above = mine >> (top + 1)
+            fits = above.bit_count()
+            if fits:
+                gap = (above & -above).bit_length() - 1  # nearest card: top + 1 + gap
+                cheapest = (opened >> (top + 1) & ((1 << gap) - 1)).bit_count()
+                zero = cheapest == 0
+            back = top - 10
+            if back >= 0 and mine >> back & 1:
+                cost = -((opened >> (back + 1) & ((1 << (top - back - 1)) - 1)).bit_count())
                 fits += 1
                 if cheapest is None or cost < cheapest:
                     cheapest = cost
                 if cost == 0:
                     zero = True
         else:
-            room = (opened & ((1 << top) - 1)).bit_count()
-            for card in hand:
-                if card < top:
-                    cost = (opened >> (card + 1) & ((1 << (top - card - 1)) - 1)).bit_count()
-                elif card == top + 10:
-                    cost = -((opened >> (top + 1) & ((1 << (card - top - 1)) - 1)).bit_count())
-                else:
-                    continue
+            below = (1 << top) - 1
+            room = (opened & below).bit_count()
+            below &= mine
+            fits = below.bit_count()
+            if fits:
+                card = below.bit_length() - 1  # the nearest card under the top
+                cheapest = (opened >> (card + 1) & ((1 << (top - card - 1)) - 1)).bit_count()
+                zero = cheapest == 0
+            back = top + 10
+            if mine >> back & 1:
+                cost = -((opened >> (top + 1) & ((1 << (back - top - 1)) - 1)).bit_count())
                 fits += 1
                 if cheapest is None or cost < cheapest:
                     cheapest = cost
@@ -220,13 +255,12 @@ def encode(state: TheGameState, seat: int) -> np.ndarray:
         obs[3 * NUM_CARDS :] = np.frombuffer(_PACK_TAIL(*tail), dtype=np.float32)
         return obs
     # own hand, on the piles, unseen (1.0 - hand - placed: the cards in neither)
-    return np.frombuffer(
-        _card_bytes(mine)
-        + _card_bytes(placed)
-        + _card_bytes(_ALL_CARDS & ~placed & ~mine)
-        + _PACK_TAIL(*tail),
-        dtype=np.float32,
-    ).copy()
+    out: list[bytes] = []
+    _add_card_vector(out, mine)
+    _add_card_vector(out, placed)
+    _add_card_vector(out, _ALL_CARDS & ~placed & ~mine)
+    out.append(_PACK_TAIL(*tail))
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
 
 
 def render(state: TheGameState, seat: int | None = None) -> str:

@@ -174,7 +174,7 @@ class TheGame(GameEngine[TheGameState]):
                 f"unknown thegame reset options {sorted(options)}; known: deck, first_player, piles"
             )
         placed = {c for pile in piles for c in pile}
-        deck = [c for c in FULL_DECK if c not in placed]
+        deck = [c for c in FULL_DECK if c not in placed] if placed else FULL_DECK
         return self._deal(rng, deck, piles, first, top)
 
     def _deal(
@@ -275,12 +275,19 @@ class TheGame(GameEngine[TheGameState]):
 
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: TheGameState, action: int, seat: int | None = None) -> None:
-        seat = self.check_turn(state, seat)
+        if state.over or (seat is not None and seat != state.current):
+            self.check_turn(state, seat)  # raises
+        seat = state.current
         action = int(action)
         if 0 <= action < END:  # G4/G5: one card onto one pile
             card, pile = (action >> 2) + LOWEST, action & 3
             hand = state.hands[seat]
-            if card not in hand or not fits(card, pile, state.tops[pile]):
+            top = state.tops[pile]
+            if pile < 2:  # fits(), inlined
+                ok = card > top or card == top - BACKWARDS_STEP
+            else:
+                ok = card < top or card == top + BACKWARDS_STEP
+            if not ok or card not in hand:
                 raise self.illegal(state, action)
             hand.remove(card)
             state.piles[pile].append(card)
