@@ -56,8 +56,11 @@ class IsmctsAgent(SearchAgent):
         )
         c, log, sqrt = self.c, math.log, math.sqrt
         root = Node()
-        for _ in range(self.iterations):
+        start = None
+        for i in range(self.iterations):
             state = worlds.sample(self.rng)
+            if i == 0:
+                start = rollout.start(state)
             node, path = root, []
             while not is_over(state):
                 player = current(state)
@@ -83,7 +86,7 @@ class IsmctsAgent(SearchAgent):
                 apply(state, best_action, player)
                 node = best
                 path.append((node, player))
-            values = rollout.run(state, py)
+            values = rollout.run(state, py, start)
             for visited, player in path:
                 visited.visits += 1
                 visited.total += values[player]

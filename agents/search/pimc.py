@@ -37,14 +37,17 @@ class PimcAgent(SearchAgent):
         engine, seat = worlds.engine, worlds.seat
         clone, apply, run = engine.clone, engine.apply, rollout.run
         totals = [0.0] * len(legal)
+        start = None
         for _ in range(self.num_worlds):
             world = worlds.sample(self.rng)
+            if start is None:
+                start = rollout.start(world)
             for _ in range(self.rollouts):
                 seed = py.getrandbits(63)
                 for i, action in enumerate(legal):
                     state = clone(world, rng=np.random.default_rng(seed))
                     apply(state, action, seat)
-                    totals[i] += run(state, random.Random(seed))[seat]
+                    totals[i] += run(state, random.Random(seed), start)[seat]
         best = max(totals)
         ties = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-12]
         return ties[int(py.random() * len(ties))]

@@ -10,7 +10,7 @@ Rollouts copy and advance engine states directly (``engine.clone``, ``legal_acti
 
 The value of a rollout is ``engine.returns`` of its last state (thegame: the team's shared
 return). With ``horizon="round"`` a rollout of a game played over rounds stops when the round in
-progress ends and values the position by ``engine.potential`` (the lead in banked points),
+progress at the root of the search ends and values the position by ``engine.potential`` (the lead in banked points),
 unless the game ended first.
 """
 
@@ -58,9 +58,15 @@ class Rollout:
             for agent in self.agents:
                 agent.reset(rng.getrandbits(63))
 
-    def run(self, state: Any, rng: random.Random) -> list[float]:
+    def start(self, state: Any) -> int | None:
+        """The round a search from ``state`` values at its end (None: play to the game's end).
+        Taken at the root, so that every rollout of one search stops at the same boundary."""
+        return self.engine.round_index(state) if self.horizon == "round" else None
+
+    def run(self, state: Any, rng: random.Random, start: int | None = None) -> list[float]:
+        """Play ``state`` on (in place) to the end of the game, or of round ``start`` (the
+        value of :meth:`start` at the search's root); the value of every seat."""
         engine = self.engine
-        start = engine.round_index(state) if self.horizon == "round" else None
         if self.agents is None:
             legal_actions, apply, is_over = engine.legal_actions, engine.apply, engine.is_over
             pick = rng.random
@@ -90,11 +96,11 @@ class Rollout:
 
     def value(self, state: Any) -> list[float]:
         engine = self.engine
-        if start_free(engine, state, self.horizon):
+        if plays_to_the_end(engine, state, self.horizon):
             return engine.returns(state)
         return [engine.potential(state, s) for s in range(engine.num_players)]
 
 
-def start_free(engine: GameEngine, state: Any, horizon: str) -> bool:
+def plays_to_the_end(engine: GameEngine, state: Any, horizon: str) -> bool:
     """Whether the value of ``state`` is its return (the game ended or rollouts go to the end)."""
     return horizon == "game" or engine.is_over(state) or engine.round_index(state) is None
