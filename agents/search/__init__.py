@@ -22,8 +22,9 @@ iterations    ismcts      iterations per decision, one world sampled for each (2
 c             ismcts      UCB exploration constant (0.7)
 rollout       both        ``random`` or a scripted baseline of the game (``random``)
 horizon       both        ``game`` (roll out to the end, value = the return) or ``round``
-                          (stop at the end of the round in progress, value = the lead in
-                          banked points; games without rounds go to the end) (``game``)
+                          (stop at the end of the round in progress, value = the lead in game
+                          totals, ``engine.standing``; games without rounds go to the end)
+                          (``game``)
 ============  ==========  ===================================================================
 """
 

@@ -10,8 +10,8 @@ Rollouts copy and advance engine states directly (``engine.clone``, ``legal_acti
 
 The value of a rollout is ``engine.returns`` of its last state (thegame: the team's shared
 return). With ``horizon="round"`` a rollout of a game played over rounds stops when the round in
-progress at the root of the search ends and values the position by ``engine.potential`` (the lead in banked points),
-unless the game ended first.
+progress at the root of the search ends and values the position by ``engine.standing`` (the lead
+in game totals), unless the game ended first.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Rollout:
         engine = self.engine
         if plays_to_the_end(engine, state, self.horizon):
             return engine.returns(state)
-        return [engine.potential(state, s) for s in range(engine.num_players)]
+        return [engine.standing(state, s) for s in range(engine.num_players)]
 
 
 def plays_to_the_end(engine: GameEngine, state: Any, horizon: str) -> bool:

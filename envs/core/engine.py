@@ -382,6 +382,13 @@ class GameEngine(ABC, Generic[S]):
         """
         return 0.0
 
+    def standing(self, state: S, seat: int) -> float:
+        """How well ``seat`` stands at a round boundary, for search rollouts cut at the end of a
+        round (``agents/search``, ``horizon=round``): higher is better, 0 for level, about -1..1.
+        Default: :meth:`potential`. A game played over rounds whose ``potential`` is not its
+        standing (it may be 0: no shaping) overrides this."""
+        return self.potential(state, seat)
+
     # ----- optional hooks for rollout policy improvement (agents/improve.py) -----------------
     def round_index(self, state: S) -> int | None:
         """Index of the round (hand) in progress, for games played over rounds; None otherwise.

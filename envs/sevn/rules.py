@@ -323,6 +323,12 @@ class SevnGame(GameEngine[SevnState]):
     def winners(self, state: SevnState) -> list[int]:
         return list(state.winners)
 
+    def standing(self, state: SevnState, seat: int) -> float:
+        """For search rollouts cut at a hand's end: the lead over the best other seat in game
+        totals, as a fraction of the target score (``potential`` stays 0: no reward shaping)."""
+        best_other = max(s for i, s in enumerate(state.scores) if i != seat)
+        return (state.scores[seat] - best_other) / state.target_score
+
     def round_index(self, state: SevnState) -> int:
         return state.hand_index
 
