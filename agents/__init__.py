@@ -14,6 +14,10 @@ scripted name        a baseline of that game (``BASELINES`` in ``agents/baseline
 ``sb3:path/x.zip``   the weights of a plain stable-baselines3 MaskablePPO ``model.save`` file,
                      read without unpickling anything (its pickled fields are never decoded)
 ``module:factory``   your own: ``factory(game=..., seed=...)`` returns an :class:`Agent`
+``pimc[:k=v,...]``   search: determinized rollouts (``agents/search``), e.g.
+                     ``pimc:worlds=16,rollouts=1,rollout=ev``
+``ismcts[:k=v,...]`` search: single-observer information-set MCTS, e.g.
+                     ``ismcts:iterations=200,rollout=random,c=0.7``
 ===================  ======================================================================
 """
 
@@ -90,6 +94,10 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
     baselines = scripted(game)
     if spec in baselines:
         return baselines[spec](seed=seed)
+    if spec.partition(":")[0] in ("pimc", "ismcts"):
+        from agents.search import make_search_agent
+
+        return make_search_agent(game, spec, seed)
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)
     if spec.startswith("sb3:"):
@@ -107,7 +115,8 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
         return built
     raise ConfigError(
         f"unknown agent {spec!r} for {game}; use one of {scripted_names(game)}, 'zoo:NAME', "
-        f"a checkpoint path ending in .zip, or 'module:factory'"
+        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]' or "
+        f"'module:factory'"
     )
 
 

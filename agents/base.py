@@ -20,6 +20,10 @@ class Agent:
     #: an agent declares it does not read (self-play opponents, tournaments). Keep True if unsure.
     uses_observation: bool = True
     uses_view: bool = True
+    #: search agents set this: the game loop then calls :meth:`set_worlds` before each ``act``
+    #: with a ``envs.core.loop.Worlds`` handle (engine, spec, seat, ``sample(rng)``: worlds of the
+    #: seat's information set, built from a scrubbed state, so no true hidden card is in it)
+    uses_worlds: bool = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -30,6 +34,9 @@ class Agent:
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
         raise NotImplementedError
+
+    def set_worlds(self, worlds: Any) -> None:
+        """Called before ``act`` for agents with ``uses_worlds`` (see ``agents/search``)."""
 
     def act_forced(self, action: int) -> bool:
         """Offered first when ``action`` is the only legal one. An agent that needs nothing to

@@ -281,6 +281,20 @@ class CardGameEnv(AECEnv):
         """What ``seat`` may see, as plain data (what scripted agents read)."""
         return self.spec.view(self.state_obj, seat)
 
+    def sample_world(self, seat: int, rng: np.random.Generator) -> Any:
+        """A complete engine state drawn from ``seat``'s information set: what ``seat`` has seen
+        is kept, everything hidden from it (other hands, pile orders, the generator) is redrawn
+        (``GameEngine.resample_hidden``). The result depends on ``seat``'s information and
+        ``rng`` only; ``game.to_dict`` / ``from_dict`` and ``apply`` accept it, and the env's own
+        game is left untouched."""
+        if self.state_obj is None:
+            raise CardArenaError(f"{self.spec.name}: no game to sample from before reset().")
+        if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
+            raise ConfigError(f"seat must be an int in [0, {self.game.num_players - 1}]")
+        if not 0 <= int(seat) < self.game.num_players:
+            raise ConfigError(f"seat must be in [0, {self.game.num_players - 1}], got {seat}")
+        return self.game.resample_hidden(self.state_obj, int(seat), rng)
+
     def to_dict(self) -> dict[str, Any]:
         """The engine's ``to_dict`` plus ``aec``: the rewards this env still owes its agents
         (``rewards`` of the last step and the ``cumulative_rewards`` not yet collected by

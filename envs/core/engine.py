@@ -459,6 +459,13 @@ class GameEngine(ABC, Generic[S]):
         """
         return 0.0
 
+    def standing(self, state: S, seat: int) -> float:
+        """How well ``seat`` stands at a round boundary, for search rollouts cut at the end of a
+        round (``agents/search``, ``horizon=round``): higher is better, 0 for level, about -1..1.
+        Default: :meth:`potential`. A game played over rounds whose ``potential`` is not its
+        standing (it may be 0: no shaping) overrides this."""
+        return self.potential(state, seat)
+
     # ----- optional hooks for rollout policy improvement (agents/improve.py) -----------------
     def round_index(self, state: S) -> int | None:
         """Index of the round (hand) in progress, for games played over rounds; None otherwise.
@@ -498,7 +505,31 @@ class GameEngine(ABC, Generic[S]):
     @abstractmethod
     def resample_hidden(self, state: S, seat: int, rng: np.random.Generator) -> S:
         """A copy of ``state`` whose parts hidden from ``seat`` are redrawn consistently with what
-        ``seat`` has seen (used to prove observations leak nothing)."""
+        ``seat`` has seen: one world of ``seat``'s information set, drawn from its posterior
+        (uniform over the arrangements of the unseen cards; no inference from other players'
+        choices). The result is a function of ``seat``'s information and ``rng`` only: two
+        states that differ only in what ``seat`` cannot see give the same copy for the same
+        ``rng`` state (the unseen cards are put in a canonical order before they are shuffled).
+        Used by the leak tests and by search agents (``envs.core.loop.Worlds``)."""
+
+    # ----- copying ------------------------------------------------------------------------------
+    def clone(self, state: S, rng: np.random.Generator | None = None) -> S:
+        """An independent copy of ``state`` for search rollouts (no JSON, no checks).
+
+        Game states are slotted dataclasses of ints, bools, lists (nested lists copied, tuples
+        shared: they are immutable) and one generator: copied exactly when ``rng`` is None,
+        else replaced by ``rng`` (cheaper: rollouts from one sampled world may share its
+        generator)."""
+        cls = type(state)
+        new = object.__new__(cls)
+        for name in cls.__slots__:
+            value = getattr(state, name)
+            if type(value) is list:
+                value = _dup(value)
+            elif isinstance(value, np.random.Generator):
+                value = rng if rng is not None else copy_generator(value)
+            setattr(new, name, value)
+        return new
 
     def conservation_error(self, state: S) -> str | None:
         """None when every card of the deck is in exactly one zone, else what is wrong."""
@@ -588,6 +619,19 @@ class GameEngine(ABC, Generic[S]):
                 f"'{self.decision_name(state)}'."
             )
         return current
+
+
+def _dup(value: list[Any]) -> list[Any]:
+    """A copy of a list, nested lists copied too (everything else in a state is immutable)."""
+    return [_dup(x) if type(x) is list else x for x in value]
+
+
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in exactly ``rng``'s state."""
+    bits = rng.bit_generator
+    fresh = type(bits)()
+    fresh.state = bits.state
+    return np.random.Generator(fresh)
 
 
 def stack_deck(

@@ -6,6 +6,11 @@ whoever runs the game: the action mask, and the observation and ``view`` only if
 (``uses_observation`` / ``uses_view``, both True when absent). A move with one legal action is
 first offered to ``act_forced`` (an agent that can play it without looking returns True).
 
+Search agents (``uses_worlds = True``) also get, before each ``act``, a :class:`Worlds` handle
+through ``set_worlds``: the engine, the spec, the seat and ``sample(rng)``, which draws complete
+game states from the seat's information set. The handle is built from a scrubbed copy of the
+state (its hidden cards already redrawn once), so it holds nothing the seat could not see.
+
 An agent here is anything with ``act(observation, action_mask, view) -> int``: the engine layer
 names no player class (``agents/`` implements the protocol).
 """
@@ -18,6 +23,31 @@ from typing import Any, Protocol
 import numpy as np
 
 from envs.core.engine import CardArenaError, GameEngine
+
+#: seed of the generator that scrubs the state a :class:`Worlds` handle keeps (any fixed value:
+#: the scrubbed copy depends on the seat's information only, see ``GameEngine.resample_hidden``)
+_SCRUB_SEED = 0x5EA5C4
+
+
+class Worlds:
+    """Sampler of the worlds a seat cannot tell apart, for search agents.
+
+    ``sample(rng)`` returns a fresh, complete engine state consistent with everything ``seat``
+    has observed, its hidden parts drawn from the seat's posterior by ``rng``; the agent may
+    advance it with ``engine.apply`` freely. Built from a scrubbed copy: one ``resample_hidden``
+    with a private generator, so no true hidden card is kept here.
+    """
+
+    __slots__ = ("_scrubbed", "engine", "seat", "spec")
+
+    def __init__(self, spec: Any, engine: GameEngine, state: Any, seat: int) -> None:
+        self.spec = spec
+        self.engine = engine
+        self.seat = seat
+        self._scrubbed = engine.resample_hidden(state, seat, np.random.default_rng(_SCRUB_SEED))
+
+    def sample(self, rng: np.random.Generator) -> Any:
+        return self.engine.resample_hidden(self._scrubbed, self.seat, rng)
 
 
 class SeatAgent(Protocol):
@@ -37,6 +67,8 @@ def decide(
             return int(legal[0])
     mask[:] = 0
     mask[legal] = 1
+    if getattr(agent, "uses_worlds", False):
+        agent.set_worlds(Worlds(spec, engine, state, seat))
     action = agent.act(
         spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
         mask,

@@ -500,9 +500,11 @@ class Flip6Game(GameEngine[Flip6State]):
 
     def resample_hidden(self, state: Flip6State, seat: int, rng: np.random.Generator) -> Flip6State:
         """F3: only the draw-pile order and the generator are hidden (all dealt cards are public)."""
-        clone = self.from_dict(self.to_dict(state))
-        clone.draw_pile = [clone.draw_pile[i] for i in rng.permutation(len(clone.draw_pile))]
-        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
+        pile = sorted(
+            clone.draw_pile
+        )  # canonical order first: the copy owes nothing to the true one
+        clone.draw_pile = [pile[i] for i in rng.permutation(len(pile))]
         return clone
 
 

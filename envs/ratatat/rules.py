@@ -821,13 +821,12 @@ class RatatatGame(GameEngine[RatatatState]):
     ) -> RatatatState:
         """Redraw every card ``seat`` does not know (other seats' and its own unknown slots,
         another player's drawn card, the draw pile) within its generation, and the generator."""
-        clone = self.from_dict(self.to_dict(state))
+        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
         for positions in self.hidden_positions(clone, seat).values():
-            cards = [_get(clone, p) for p in positions]
+            cards = sorted(_get(clone, p) for p in positions)  # canonical order, then shuffled
             order = rng.permutation(len(cards))
             for p, idx in zip(positions, order, strict=True):
                 _put(clone, p, cards[idx])
-        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
         return clone
 
 

@@ -323,6 +323,12 @@ class SevnGame(GameEngine[SevnState]):
     def winners(self, state: SevnState) -> list[int]:
         return list(state.winners)
 
+    def standing(self, state: SevnState, seat: int) -> float:
+        """For search rollouts cut at a hand's end: the lead over the best other seat in game
+        totals, as a fraction of the target score (``potential`` stays 0: no reward shaping)."""
+        best_other = max(s for i, s in enumerate(state.scores) if i != seat)
+        return (state.scores[seat] - best_other) / state.target_score
+
     def round_index(self, state: SevnState) -> int:
         return state.hand_index
 
@@ -684,9 +690,11 @@ class SevnGame(GameEngine[SevnState]):
     def resample_hidden(self, state: SevnState, seat: int, rng: np.random.Generator) -> SevnState:
         """Only the draw-pile order and the generator are hidden: every card is dealt face up,
         FORK cards are revealed to all and every discard was seen (S16, S26)."""
-        clone = self.from_dict(self.to_dict(state))
-        clone.draw_pile = [clone.draw_pile[i] for i in rng.permutation(len(clone.draw_pile))]
-        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
+        pile = sorted(
+            clone.draw_pile
+        )  # canonical order first: the copy owes nothing to the true one
+        clone.draw_pile = [pile[i] for i in rng.permutation(len(pile))]
         return clone
 
 

@@ -1250,7 +1250,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         self, state: SuicidiumState, seat: int, rng: np.random.Generator
     ) -> SuicidiumState:
         """Redraw what ``seat`` cannot see: other hands (except cards it knows), pile orders, rng."""
-        clone = self.from_dict(self.to_dict(state))
+        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
         bit = 1 << seat
         pool = list(clone.draw_pile)
         keep: list[list[int]] = []
@@ -1261,6 +1261,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
             known = [c for c in clone.hands[s] if clone.known_by[c] & bit]
             pool.extend(c for c in clone.hands[s] if not clone.known_by[c] & bit)
             keep.append(known)
+        pool.sort()  # canonical order first: the copy owes nothing to the true arrangement
         pool = [pool[i] for i in rng.permutation(len(pool))]
         for s in range(clone.num_players):
             if s == seat:
@@ -1273,8 +1274,8 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         for c in pool:
             clone.known_by[c] = 0
         clone.draw_pile = pool
-        clone.object_pile = [clone.object_pile[i] for i in rng.permutation(len(clone.object_pile))]
-        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
+        objects = sorted(clone.object_pile)
+        clone.object_pile = [objects[i] for i in rng.permutation(len(objects))]
         return clone
 
 

@@ -466,21 +466,36 @@ class TheGame(GameEngine[TheGameState]):
         self, state: TheGameState, seat: int, rng: np.random.Generator
     ) -> TheGameState:
         """Other hands and the draw pile are one unseen pool for ``seat``: redeal it keeping every
-        hand size and the draw-pile size; the generator is replaced too."""
-        clone = self.from_dict(self.to_dict(state))
+        hand size and the draw-pile size; the generator is replaced too.
+
+        A running game also tells ``seat`` that a current player who still owes cards holds one
+        that fits (G9 would have ended it otherwise): deals that break this are drawn again
+        (rejection sampling, so the deal is uniform among those consistent with it). Older G9
+        checks, on hands since changed, are not conditioned on."""
+        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
         others = [s for s in range(clone.num_players) if s != seat]
-        pool = list(clone.draw_pile)
+        base = list(clone.draw_pile)
         for s in others:
-            pool.extend(clone.hands[s])
-        pool = [pool[i] for i in rng.permutation(len(pool))]
-        at = 0
-        for s in others:
-            k = len(clone.hands[s])
-            clone.hands[s] = sorted(pool[at : at + k])
-            at += k
-        clone.draw_pile = pool[at:]
-        clone.rng = np.random.default_rng(int(rng.integers(2**63)))
-        return clone
+            base.extend(clone.hands[s])
+        base.sort()  # canonical order first: the copy owes nothing to the true arrangement
+        current = clone.current
+        owes = (
+            not clone.over
+            and current != seat
+            and current in others
+            and clone.played_this_turn < clone.minimum
+        )
+        for _ in range(100_000):
+            pool = [base[i] for i in rng.permutation(len(base))]
+            at = 0
+            for s in others:
+                k = len(clone.hands[s])
+                clone.hands[s] = sorted(pool[at : at + k])
+                at += k
+            clone.draw_pile = pool[at:]
+            if not owes or can_play(clone.hands[current], clone.tops):
+                return clone
+        raise RuntimeError("thegame: no deal of the unseen cards lets the current player move")
 
 
 # ---- option parsing ---------------------------------------------------------------------------------

@@ -1,0 +1,131 @@
+"""Search agents for every game and player count: PIMC and single-observer ISMCTS.
+
+Both decide by sampling worlds of their seat's information set and playing them on (rollouts),
+so they need what the game loop hands agents that declare ``uses_worlds = True``: a
+``envs.core.loop.Worlds`` handle (engine, spec, seat, ``sample(rng)``) built from a scrubbed copy
+of the state. They never see a true hidden card.
+
+Specs (``make_agent``, evaluate.py, ``gymnasium.make(..., opponents=...)``, human play)::
+
+    pimc                                   16 worlds, 1 rollout per world and action, random
+    pimc:worlds=16,rollouts=1,rollout=ev   options as key=value, comma-separated
+    ismcts:iterations=200,rollout=random,c=0.7
+
+Options (all optional):
+
+============  ==========  ===================================================================
+option        agents      meaning (default)
+============  ==========  ===================================================================
+worlds        pimc        worlds sampled per decision (16)
+rollouts      pimc        rollouts per world and legal action (1)
+iterations    ismcts      iterations per decision, one world sampled for each (200)
+c             ismcts      UCB exploration constant (0.7)
+rollout       both        ``random`` or a scripted baseline of the game (``random``)
+horizon       both        ``game`` (roll out to the end, value = the return) or ``round``
+                          (stop at the end of the round in progress, value = the lead in game
+                          totals, ``engine.standing``; games without rounds go to the end)
+                          (``game``)
+============  ==========  ===================================================================
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from envs.core.engine import ConfigError
+
+#: option -> (kind, default) per agent kind; kinds: "int" (>= 1), "float" (> 0), "text"
+OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
+    "pimc": {
+        "worlds": ("int", 16),
+        "rollouts": ("int", 1),
+        "rollout": ("text", "random"),
+        "horizon": ("text", "game"),
+    },
+    "ismcts": {
+        "iterations": ("int", 200),
+        "c": ("float", 0.7),
+        "rollout": ("text", "random"),
+        "horizon": ("text", "game"),
+    },
+}
+_KEY = re.compile(r"[a-z_]+")
+
+
+def is_search_spec(spec: str) -> bool:
+    return spec.partition(":")[0] in OPTIONS
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"pimc:worlds=8,rollout=ev"`` -> ``("pimc", {"worlds": 8, ..., defaults})``.
+
+    Raises ConfigError naming the bad key or value and what is allowed."""
+    kind, colon, rest = spec.partition(":")
+    if kind not in OPTIONS:
+        raise ConfigError(f"unknown search agent {kind!r}; known: {sorted(OPTIONS)}")
+    schema = OPTIONS[kind]
+    known = ", ".join(schema)
+    options = {key: default for key, (_, default) in schema.items()}
+    given: set[str] = set()
+    if colon and not rest.strip():
+        raise ConfigError(f"{kind}: nothing after ':'; write e.g. {kind}:{_example(kind)}")
+    for item in rest.split(",") if rest.strip() else []:
+        key, eq, text = (part.strip() for part in item.partition("="))
+        if not eq or not _KEY.fullmatch(key) or not text:
+            raise ConfigError(
+                f"{kind}: {item.strip()!r} is not key=value; options: {known} "
+                f"(e.g. {kind}:{_example(kind)})"
+            )
+        if key not in schema:
+            raise ConfigError(f"{kind}: unknown option {key!r}; options: {known}")
+        if key in given:
+            raise ConfigError(f"{kind}: option {key!r} is given twice")
+        given.add(key)
+        options[key] = _convert(kind, key, schema[key][0], text)
+    return kind, options
+
+
+def _example(kind: str) -> str:
+    return ",".join(f"{k}={v}" for k, (_, v) in OPTIONS[kind].items())
+
+
+def _convert(kind: str, key: str, type_: str, text: str) -> Any:
+    if type_ == "int":
+        if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
+            raise ConfigError(f"{kind}: {key} must be an integer >= 1, got {text!r}")
+        return int(text)
+    if type_ == "float":
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value <= 0:
+            raise ConfigError(f"{kind}: {key} must be a number > 0, got {text!r}")
+        return value
+    return text
+
+
+def make_search_agent(game: str, spec: str, seed: int | None = None) -> Any:
+    """The agent of a ``pimc[:...]`` / ``ismcts[:...]`` spec (checks rollout and horizon too)."""
+    from agents import scripted
+    from agents.search.ismcts import IsmctsAgent
+    from agents.search.pimc import PimcAgent
+    from agents.search.rollout import HORIZONS
+
+    kind, options = parse_spec(spec)
+    policies = ["random", *scripted(game)]
+    if options["rollout"] not in policies:
+        raise ConfigError(
+            f"{kind}: rollout must be one of {policies} for {game}, got {options['rollout']!r}"
+        )
+    if options["horizon"] not in HORIZONS:
+        raise ConfigError(
+            f"{kind}: horizon must be one of {list(HORIZONS)}, got {options['horizon']!r}"
+        )
+    cls = PimcAgent if kind == "pimc" else IsmctsAgent
+    return cls(game, seed=seed, name=spec, **options)
+
+
+__all__ = ["OPTIONS", "is_search_spec", "make_search_agent", "parse_spec"]

@@ -1,0 +1,68 @@
+"""What PIMC and ISMCTS share: the worlds handle, the rollout policy, seeding."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.search.rollout import Rollout
+from envs.core.engine import CardArenaError
+
+
+class SearchAgent(Agent):
+    """An agent that searches sampled worlds. The game loop hands it a ``Worlds`` handle before
+    each ``act`` (``uses_worlds``); it reads neither the observation nor the view.
+
+    Reproducible: everything random in a decision (worlds, rollouts, ties) comes from ``rng``
+    (``reset(seed)``), through one Python generator per decision for the rollouts."""
+
+    uses_worlds = True
+    uses_observation = False
+    uses_view = False
+
+    def __init__(
+        self,
+        game: str,
+        seed: int | None = None,
+        name: str = "search",
+        rollout: str = "random",
+        horizon: str = "game",
+    ) -> None:
+        super().__init__(seed)
+        self.game = game
+        self.name = name
+        self.rollout_policy = rollout
+        self.horizon = horizon
+        self.worlds: Any = None
+        self._rollout: Rollout | None = None
+
+    def set_worlds(self, worlds: Any) -> None:
+        self.worlds = worlds
+
+    def act_forced(self, action: int) -> bool:
+        return True  # one legal action: nothing to search (act would not touch rng either)
+
+    def act(self, observation: Any, action_mask: np.ndarray, view: Any) -> int:
+        legal = [int(a) for a in np.flatnonzero(action_mask)]
+        if len(legal) == 1:
+            return legal[0]
+        worlds, self.worlds = self.worlds, None  # one handle, one decision
+        if worlds is None:
+            raise CardArenaError(
+                f"{self.name}: no worlds to search; search agents play through the game loop "
+                f"(envs.core.loop.decide), which hands them a Worlds handle before each act"
+            )
+        rollout = self._rollout
+        if rollout is None or rollout.engine is not worlds.engine:
+            rollout = self._rollout = Rollout(
+                self.game, worlds.spec, worlds.engine, self.rollout_policy, self.horizon
+            )
+        py = random.Random(int(self.rng.integers(2**63)))
+        rollout.reseed(py)
+        return self.search(worlds, legal, rollout, py)
+
+    def search(self, worlds: Any, legal: list[int], rollout: Rollout, py: random.Random) -> int:
+        raise NotImplementedError

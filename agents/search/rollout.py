@@ -1,0 +1,106 @@
+"""Rollouts for the search agents: play a sampled world on with a cheap policy and value the end.
+
+Rollouts copy and advance engine states directly (``engine.clone``, ``legal_actions``,
+``apply``): no JSON, no environment wrapper. Two kinds of policy:
+
+* ``random``: uniform over the legal actions, drawn with Python's ``random.Random`` (a numpy call
+  per decision would cost more than the engine step);
+* a scripted baseline of the game (``ev``, ``greedy``, ...): one instance per seat, played through
+  ``envs.core.loop.play`` so it reads exactly what it reads in a real game.
+
+The value of a rollout is ``engine.returns`` of its last state (thegame: the team's shared
+return). With ``horizon="round"`` a rollout of a game played over rounds stops when the round in
+progress at the root of the search ends and values the position by ``engine.standing`` (the lead
+in game totals), unless the game ended first.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from envs.core.engine import ConfigError, GameEngine
+from envs.core.loop import play
+
+HORIZONS = ("game", "round")
+#: a rollout longer than this many decisions is cut (no game of the suite comes near it)
+MAX_ROLLOUT = 20_000
+
+
+class Rollout:
+    """A rollout policy of one game: ``run(state, rng)`` plays ``state`` on (in place) and returns
+    the value of every seat."""
+
+    def __init__(self, game: str, spec: Any, engine: GameEngine, policy: str, horizon: str):
+        if horizon not in HORIZONS:
+            raise ConfigError(f"horizon must be one of {list(HORIZONS)}, got {horizon!r}")
+        self.engine = engine
+        self.spec = spec
+        self.policy = policy
+        self.horizon = horizon
+        self.agents: list[Any] | None = None
+        self.mask = np.zeros(engine.num_actions, dtype=np.int8)
+        if policy != "random":
+            from agents import make_agent, scripted
+
+            if policy not in scripted(game):
+                raise ConfigError(
+                    f"rollout must be 'random' or a scripted baseline of {game} "
+                    f"{list(scripted(game))}, got {policy!r}"
+                )
+            self.agents = [make_agent(game, policy, seed=s) for s in range(engine.num_players)]
+
+    def reseed(self, rng: random.Random) -> None:
+        """Re-seed the scripted agents (called once per search, from the searching agent's rng)."""
+        if self.agents is not None:
+            for agent in self.agents:
+                agent.reset(rng.getrandbits(63))
+
+    def start(self, state: Any) -> int | None:
+        """The round a search from ``state`` values at its end (None: play to the game's end).
+        Taken at the root, so that every rollout of one search stops at the same boundary."""
+        return self.engine.round_index(state) if self.horizon == "round" else None
+
+    def run(self, state: Any, rng: random.Random, start: int | None = None) -> list[float]:
+        """Play ``state`` on (in place) to the end of the game, or of round ``start`` (the
+        value of :meth:`start` at the search's root); the value of every seat."""
+        engine = self.engine
+        if self.agents is None:
+            legal_actions, apply, is_over = engine.legal_actions, engine.apply, engine.is_over
+            pick = rng.random
+            if start is None:
+                for _ in range(MAX_ROLLOUT):
+                    if is_over(state):
+                        break
+                    legal = legal_actions(state)
+                    apply(state, legal[int(pick() * len(legal))])
+            else:
+                round_index = engine.round_index
+                for _ in range(MAX_ROLLOUT):
+                    if is_over(state) or round_index(state) != start:
+                        break
+                    legal = legal_actions(state)
+                    apply(state, legal[int(pick() * len(legal))])
+        else:
+            until = None
+            if start is not None:
+                round_index = engine.round_index
+
+                def until(s: Any) -> bool:
+                    return round_index(s) != start
+
+            play(self.spec, engine, state, self.agents, until=until, mask=self.mask)
+        return self.value(state)
+
+    def value(self, state: Any) -> list[float]:
+        engine = self.engine
+        if plays_to_the_end(engine, state, self.horizon):
+            return engine.returns(state)
+        return [engine.standing(state, s) for s in range(engine.num_players)]
+
+
+def plays_to_the_end(engine: GameEngine, state: Any, horizon: str) -> bool:
+    """Whether the value of ``state`` is its return (the game ended or rollouts go to the end)."""
+    return horizon == "game" or engine.is_over(state) or engine.round_index(state) is None
