@@ -138,6 +138,21 @@ class CardArenaGymEnv(SelfPlayEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        self._forfeited = False  # the episode ended on an illegal action (its game goes on)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        self._forfeited = False
+        return super().reset(seed=seed, options=options)
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner's pending decision; all False once the episode is over
+        (game over, or forfeited on an illegal action)."""
+        mask = super().action_masks()
+        if self._forfeited:
+            mask[:] = False
+        return mask
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if (
@@ -158,6 +173,7 @@ class CardArenaGymEnv(SelfPlayEnv):
                     "illegal_action": f"{int(action)} ({described}) is not legal in decision "
                     f"{self.engine.decision_name(self.state)!r}; legal: {legal}",
                 }
+                self._forfeited = True
                 return self._observe(), self.illegal_reward, True, False, info
         return super().step(action)
 
