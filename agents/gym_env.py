@@ -15,13 +15,16 @@ played inside ``step()`` by agents of :func:`agents.make_agent` (scripted names,
                     ``illegal_reward`` (-1) and ``info["illegal_action"]`` naming it, for algorithms
                     without action masks (and gymnasium's ``check_env``, which steps an action
                     sampled before ``reset``); "raise": the engine's IllegalActionError
-``render_mode``     None or "ansi" (``render()`` returns the learner's view as text)
+``render_mode``     None, "ansi" (``render()`` returns the learner's view as text) or
+                    "rgb_array" (a uint8 (H, W, 3) picture of it, envs/core/pictures.py)
 others              the game's options (``num_players``, ``mode``, ``signals``, ...), ``shaping``,
                     ``shared_policy`` (cooperative games: the learner plays every seat), ``seed``
 ==================  ============================================================================
 
 Observations are the learner's ``float32`` vector, actions the game's ``Discrete`` space, and
-``env.unwrapped.action_masks()`` gives the legal actions (MaskablePPO finds it).
+``env.unwrapped.action_masks()`` gives the legal actions (MaskablePPO finds it); ``reset`` and
+``step`` also return them as ``info["action_mask"]`` (int8), which gymnasium's vector envs stack
+(docs/vector_envs.md).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import gymnasium as gym
 import numpy as np
 
 from envs.core.engine import ConfigError
+from envs.core.pictures import picture
 from envs.core.single_agent import SeatAgent, SelfPlayEnv
 
 ILLEGAL_MODES = ("forfeit", "raise")
@@ -95,7 +99,7 @@ class OpponentTable:
 class CardArenaGymEnv(SelfPlayEnv):
     """:class:`SelfPlayEnv` with gymnasium's render protocol and an illegal-action policy."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -110,8 +114,10 @@ class CardArenaGymEnv(SelfPlayEnv):
         seed: int | None = None,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in self.metadata["render_modes"] + [None]:
+            raise ConfigError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         if illegal_action not in ILLEGAL_MODES:
             raise ConfigError(
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
@@ -132,6 +138,21 @@ class CardArenaGymEnv(SelfPlayEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
+        self._forfeited = False  # the episode ended on an illegal action (its game goes on)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        self._forfeited = False
+        return super().reset(seed=seed, options=options)
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner's pending decision; all False once the episode is over
+        (game over, or forfeited on an illegal action)."""
+        mask = super().action_masks()
+        if self._forfeited:
+            mask[:] = False
+        return mask
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if (
@@ -148,16 +169,20 @@ class CardArenaGymEnv(SelfPlayEnv):
                 )
                 info = {
                     "seat": self.seat,
+                    "action_mask": np.zeros(self.engine.num_actions, dtype=np.int8),
                     "illegal_action": f"{int(action)} ({described}) is not legal in decision "
                     f"{self.engine.decision_name(self.state)!r}; legal: {legal}",
                 }
+                self._forfeited = True
                 return self._observe(), self.illegal_reward, True, False, info
         return super().step(action)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         if self.render_mode is None:
             gym.logger.warn("render() called with render_mode=None; pass render_mode='ansi'.")
             return None
+        if self.render_mode == "rgb_array":  # the learner's view
+            return picture(self.spec_game, self.state, self.seat, self.num_players)
         if self.state is None:
             return f"{self.game_name}: not started (call reset())"
         return super().render()

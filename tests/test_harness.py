@@ -695,7 +695,7 @@ def test_bad_config_raises_config_error(name: str) -> None:
     with pytest.raises(ConfigError, match="no_such_option"):
         envs.make(name, no_such_option=1)
     with pytest.raises(ConfigError, match="render_mode"):
-        envs.make(name, render_mode="rgb_array")
+        envs.make(name, render_mode="rgb")
     for n in (cls.min_players, cls.max_players):
         assert len(envs.make(name, num_players=n).possible_agents) == n
 

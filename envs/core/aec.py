@@ -26,6 +26,7 @@ from envs.core.engine import (
     IllegalActionError,
     StateReader,
 )
+from envs.core.pictures import check_seat, picture
 
 _SEED_BOUND = 2**63
 #: the key of ``to_dict`` holding the AEC bookkeeping (rewards still owed)
@@ -34,6 +35,7 @@ AEC_KEY = "aec"
 _REWARD_BOUND = 1e6
 #: legal-action lists up to this long are written into the mask one by one (cheaper than put)
 _SCALAR_MASK = 6
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
 
 
 @dataclass(frozen=True)
@@ -68,30 +70,42 @@ class GameSpec:
                 p for p in inspect.signature(self.engine_cls.__init__).parameters if p != "self"
             ]
             raise ConfigError(
-                f"{self.name}: bad option ({err}). Options of {self.name}: {known} and render_mode."
+                f"{self.name}: bad option ({err}). Options of {self.name}: {known}, render_mode and render_seat."
             ) from None
 
 
 class CardGameEnv(AECEnv):
     """PettingZoo AEC env over a :class:`GameEngine`; agents ``player_0`` .. ``player_{n-1}``."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "cardarena", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 2,
+        "name": "cardarena",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
         spec: GameSpec,
         render_mode: str | None = None,
         checks: bool = True,
+        render_seat: int | str | None = None,
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise ConfigError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if render_mode not in RENDER_MODES:
+            raise ConfigError(
+                f"render_mode must be None, 'ansi', 'human' or 'rgb_array', got {render_mode!r}"
+            )
         self.spec = spec
         self.metadata = {**self.metadata, "name": f"{spec.name}_v{spec.version}"}
         self.game: GameEngine = spec.make_engine(**options)
         self.options = dict(options)
         self.render_mode = render_mode
+        try:  # who render() shows the table to: a seat, None (public) or "observer" (everything)
+            self.render_seat = check_seat(render_seat, self.game.num_players)
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
         self._checks = checks
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -237,13 +251,15 @@ class CardGameEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             warnings.warn(
                 "render() called with render_mode=None; pass render_mode='ansi'.", stacklevel=2
             )
             return None
-        text = self.render_text()
+        if self.render_mode == "rgb_array":
+            return self.render_picture(self.render_seat)
+        text = self.render_text(self.render_seat if isinstance(self.render_seat, int) else None)
         if self.render_mode == "human":
             print(text)
             return None
@@ -254,6 +270,12 @@ class CardGameEnv(AECEnv):
         if self.state_obj is None:
             return f"{self.spec.name}: not started (call reset())"
         return self.spec.render(self.state_obj, seat)
+
+    def render_picture(self, seat: int | str | None = None) -> np.ndarray:
+        """What ``seat`` may see as an RGB image (uint8, H x W x 3): a seat, None (the public
+        table) or ``"observer"`` (every card, hidden ones included); see envs/core/pictures.py."""
+        seat = check_seat(seat, self.game.num_players)
+        return picture(self.spec, self.state_obj, seat, self.game.num_players)
 
     def close(self) -> None:
         pass

@@ -4,7 +4,9 @@ One learner seat per episode (random by default); every other seat is played ins
 an opponent drawn from an ``opponents`` callable, so SB3 only ever sees the learner's decisions.
 The learner's reward is 0 until the game ends, then its own terminal payoff (``returns[seat]``).
 ``action_masks()`` is a method of the env, so ``SubprocVecEnv``/``DummyVecEnv`` and sb3-contrib's
-``get_action_masks`` find it. Cooperative games may set ``shared_policy=True``: the learner then
+``get_action_masks`` find it; ``reset`` and ``step`` also return the mask as ``info["action_mask"]``
+(int8; all zeros once the episode has ended), which gymnasium's vector envs stack into
+``infos["action_mask"]``. Cooperative games may set ``shared_policy=True``: the learner then
 acts for every seat (one shared policy), with the shared reward at the end.
 """
 
@@ -149,7 +151,7 @@ class SelfPlayEnv(gym.Env):
                 break  # a game that ends before the learner decides teaches nothing
         self._last_return = self.engine.returns(self.state)[self.seat]
         self._last_potential = self.engine.potential(self.state, self.seat)
-        return self._observe(), {"seat": self.seat}
+        return self._observe(), {"seat": self.seat, "action_mask": self._info_mask(False)}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         seat = self.seat
@@ -168,7 +170,7 @@ class SelfPlayEnv(gym.Env):
             potential = 0.0 if over else self.engine.potential(self.state, seat)
             reward += self.shaping * (potential - self._last_potential)
             self._last_potential = 0.0 if over else self.engine.potential(self.state, self.seat)
-        info: dict[str, Any] = {"seat": self.seat}
+        info: dict[str, Any] = {"seat": self.seat, "action_mask": self._info_mask(over)}
         if over:
             winners = self.engine.winners(self.state)
             info["win"] = (1.0 / len(winners)) if self.seat in winners else 0.0
@@ -181,6 +183,12 @@ class SelfPlayEnv(gym.Env):
         mask = np.zeros(self.engine.num_actions, dtype=bool)
         if not self.engine.is_over(self.state):
             mask[self.engine.legal_actions(self.state)] = True
+        return mask
+
+    def _info_mask(self, over: bool) -> np.ndarray:
+        mask = np.zeros(self.engine.num_actions, dtype=np.int8)
+        if not over:
+            mask[self.engine.legal_actions(self.state)] = 1
         return mask
 
     def set_opponent_priorities(self, priorities: dict[str, float]) -> None:

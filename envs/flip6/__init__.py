@@ -5,7 +5,7 @@ agents             ``player_0`` .. ``player_{n-1}``, n = ``num_players`` in 3..6
 action space       ``Discrete(8)``: 0 ``stay``, 1 ``hit``, 2+N ``target N`` (absolute seat N)
 observation        ``{"observation": float32[225], "action_mask": int8[8]}`` (see encoding.py)
 options            ``num_players`` (4), ``first_dealer`` (0, F4), ``target_score`` (60, F17),
-                   ``render_mode`` (None, "ansi", "human")
+                   ``render_mode`` (None, "ansi", "human", "rgb_array"), ``render_seat``
 reset options      ``deck`` (card codes, top first), ``scores`` (game totals), ``dealer``
 reward             0 until the end; winners share +1, the others share -1 (sum 0)
 =================  ===========================================================================
@@ -16,6 +16,7 @@ from typing import Any
 from envs.core.aec import CardGameEnv, GameSpec
 from envs.core.registry import register_game
 from envs.flip6.encoding import OBS_SIZE, encode, render, view
+from envs.flip6.pictures import layout
 from envs.flip6.rules import Flip6Game
 
 SPEC = GameSpec(
@@ -26,6 +27,7 @@ SPEC = GameSpec(
     render=render,
     view=view,
     reset_options=("deck", "scores", "dealer"),
+    extra={"picture": layout},
 )
 
 

@@ -10,7 +10,7 @@ options            ``num_players`` (4), ``first_dealer`` (0, R5), ``max_turns`` 
                    round before the R12 cap; default 30 per player), ``num_rounds`` (R16;
                    default as many as players, 4 with 2), ``memory`` ("perfect_recall"
                    (default), "none": only what is seen since the seat's previous decision,
-                   "seer": every slot and hand card visible), ``render_mode``
+                   "seer": every slot and hand card visible), ``render_mode``, ``render_seat``
 reset options      ``deck`` (card codes ``0``..``9``, ``SWAP``, ``PEEK``, ``DRAW_TWO``, top
                    first: the deal from left of the dealer, then the first discard, then the
                    draw pile), ``scores`` (game totals), ``dealer``, ``round_index`` (0-based)
@@ -23,6 +23,7 @@ from typing import Any
 from envs.core.aec import CardGameEnv, GameSpec
 from envs.core.registry import register_game
 from envs.ratatat.encoding import OBS_SIZE, encode, render, view
+from envs.ratatat.pictures import layout
 from envs.ratatat.rules import RatatatGame
 
 SPEC = GameSpec(
@@ -33,6 +34,7 @@ SPEC = GameSpec(
     render=render,
     view=view,
     reset_options=("deck", "scores", "dealer", "round_index"),
+    extra={"picture": layout},
 )
 
 

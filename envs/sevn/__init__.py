@@ -6,7 +6,7 @@ action space       ``Discrete(14)``: 0 ``pass``, 1 ``draw``, 2+N ``target N`` (a
                    10 ``fork 0``, 11 ``fork 1``, 12 ``keep``, 13 ``discard``
 observation        ``{"observation": float32[576], "action_mask": int8[14]}`` (see encoding.py)
 options            ``num_players`` (4), ``first_dealer`` (0, S7), ``target_score`` (250, S27),
-                   ``render_mode`` (None, "ansi", "human")
+                   ``render_mode`` (None, "ansi", "human", "rgb_array"), ``render_seat``
 reset options      ``deck`` (card codes, top first), ``scores`` (game totals), ``dealer``
 reward             0 until the end; the winner gets +1, the others share -1 (sum 0)
 =================  ===========================================================================
@@ -27,6 +27,7 @@ from typing import Any
 from envs.core.aec import CardGameEnv, GameSpec
 from envs.core.registry import register_game
 from envs.sevn.encoding import OBS_SIZE, encode, render, view
+from envs.sevn.pictures import layout
 from envs.sevn.rules import SevnGame
 
 SPEC = GameSpec(
@@ -37,6 +38,7 @@ SPEC = GameSpec(
     render=render,
     view=view,
     reset_options=("deck", "scores", "dealer"),
+    extra={"picture": layout},
 )
 
 

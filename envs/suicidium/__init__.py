@@ -10,7 +10,7 @@ action space       ``Discrete(434)``: 0 ``pass``; 1+K ``draw K`` (K 0..7); 9+N `
 observation        ``{"observation": float32[1290], "action_mask": int8[434]}`` (encoding.py)
 options            ``num_players`` (4), ``mode`` ("SURVIVE" or "DEPRESSION", any case; U6),
                    ``expansion`` (False; True adds the 8 "Suicidium Party" cards, U32),
-                   ``render_mode`` (None, "ansi", "human")
+                   ``render_mode`` (None, "ansi", "human", "rgb_array"), ``render_seat``
 reset options      ``deck`` (action card ids, top first; object codes in it stack the object
                    deck), ``objects`` (object codes, top first), ``hands``, ``wp``, ``held``
                    (objects already held per seat), ``first_player``
@@ -45,6 +45,7 @@ from typing import Any
 from envs.core.aec import CardGameEnv, GameSpec
 from envs.core.registry import register_game
 from envs.suicidium.encoding import OBS_SIZE, encode, render, view
+from envs.suicidium.pictures import layout
 from envs.suicidium.rules import SuicidiumGame
 
 SPEC = GameSpec(
@@ -55,6 +56,7 @@ SPEC = GameSpec(
     render=render,
     view=view,
     reset_options=("deck", "objects", "hands", "wp", "held", "first_player"),
+    extra={"picture": layout},
 )
 
 

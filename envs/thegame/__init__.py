@@ -10,7 +10,7 @@ action space       ``Discrete(405)``: ``(C-2)*4+P`` ``play C P`` (card C in 2..9
 observation        ``{"observation": float32[410], "action_mask": int8[405]}`` (encoding.py)
 options            ``num_players`` (2), ``first_player`` (0, G3), ``min_cards_when_empty``
                    (1, G4; 2 is the source's strict reading), ``signals`` (False, G11),
-                   ``render_mode`` (None, "ansi", "human")
+                   ``render_mode`` (None, "ansi", "human", "rgb_array"), ``render_seat``
 reset options      ``deck`` (card codes "2".."99", top first: hands in seat order from seat 0,
                    a full hand each, then the draw pile), ``first_player``, ``piles`` (four
                    lists of codes already placed, for scenarios)
@@ -23,6 +23,7 @@ from typing import Any
 from envs.core.aec import CardGameEnv, GameSpec
 from envs.core.registry import register_game
 from envs.thegame.encoding import OBS_SIZE, encode, render, view
+from envs.thegame.pictures import layout
 from envs.thegame.rules import TheGame
 
 SPEC = GameSpec(
@@ -34,6 +35,7 @@ SPEC = GameSpec(
     view=view,
     reset_options=("deck", "first_player", "piles"),
     cooperative=True,
+    extra={"picture": layout},
 )
 
 
