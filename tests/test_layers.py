@@ -13,7 +13,8 @@ The floors, lowest first (a module may import its own floor and those below it):
 ====  =======================================================================================
 
 The imports are read from the source (``ast``), function-level ones included, so a lazy import
-cannot hide an upward dependency. ``TYPE_CHECKING`` blocks count too.
+cannot hide an upward dependency. ``TYPE_CHECKING`` blocks count for the floors too; a cycle is
+a cycle of imports that run (a type-only back reference, ``if TYPE_CHECKING:``, is not one).
 """
 
 from __future__ import annotations
@@ -55,12 +56,25 @@ def project_modules() -> dict[str, Path]:
     return out
 
 
-def imports_of(path: Path, module: str, known: set[str]) -> set[str]:
-    """Project modules that ``path`` imports (``from a import b`` counts ``a.b`` if it is one)."""
+def _type_only(tree: ast.AST) -> set[int]:
+    """ids of the import nodes inside ``if TYPE_CHECKING:`` blocks."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return out
+
+
+def imports_of(path: Path, module: str, known: set[str], typing: bool = True) -> set[str]:
+    """Project modules that ``path`` imports (``from a import b`` counts ``a.b`` if it is one);
+    without ``typing``, imports made only for type checkers are left out."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    skip = set() if typing else _type_only(tree)
     found = set()
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -79,10 +93,10 @@ def imports_of(path: Path, module: str, known: set[str]) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
+def graph(typing: bool = True) -> dict[str, set[str]]:
     modules = project_modules()
     known = set(modules)
-    return {m: imports_of(p, m, known) for m, p in modules.items()}
+    return {m: imports_of(p, m, known, typing) for m, p in modules.items()}
 
 
 def test_imports_point_down_only():
@@ -107,7 +121,7 @@ def test_envs_never_import_agents():
 
 
 def test_no_import_cycles():
-    edges = graph()
+    edges = graph(typing=False)
     # a package's __init__ re-exporting its children is not a cycle of behaviour
     edges = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in edges.items()}
     state: dict[str, int] = defaultdict(int)  # 0 new, 1 on the stack, 2 done
@@ -139,3 +153,7 @@ def test_the_checker_sees_an_upward_import(tmp_path):
     assert imports_of(src, "envs.flip6.probe", known) == {"agents", "envs.flip6.rules"}
     assert floor("envs.core.engine") < floor("envs.flip6") < floor("agents.policy")
     assert floor("agents.policy") < floor("agents.evaluation.ratings") < floor("agents.training")
+    typed = tmp_path / "typed.py"
+    typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import agents\n")
+    assert imports_of(typed, "envs.core.typed", known) == {"agents"}
+    assert imports_of(typed, "envs.core.typed", known, typing=False) == set()
