@@ -38,6 +38,7 @@ from agents.evaluation.report import leaderboard_text
 from agents.evaluation.results import jsonl_path, save_result
 from agents.evaluation.schedule import check_enough_agents, check_permutation_seats
 from agents.evaluation.tournament import BATCH_GAMES, BOOTSTRAP, make_engine, run_tournament
+from envs.core import options as core_options
 from envs.core.engine import CardArenaError, ConfigError
 from envs.core.registry import get_spec, names
 
@@ -208,28 +209,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def parse_options(items: list[str], num_players: int | None) -> dict:
-    """``--option KEY=VALUE`` items (and ``--num-players``) as engine options: integers and
-    true/false are converted, anything else stays text (the game checks the values)."""
-    options: dict = {}
+    """``--option KEY=VALUE`` items (the one parser, :mod:`envs.core.options`) and
+    ``--num-players`` as engine options; the game then checks the values."""
+    options = core_options.parse_options(items)
     if num_players is not None:
-        options["num_players"] = num_players
-    for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ConfigError(f"--option needs KEY=VALUE (e.g. target_score=40), got {item!r}")
-        if key in options:
+        if "num_players" in options:
             raise ConfigError(
-                f"--option {item!r}: {key} is already set to {options[key]!r} "
-                f"({'by --num-players' if key == 'num_players' and num_players else 'earlier'}); "
-                f"give it once"
+                f"--option num_players={options['num_players']!r}: num_players is already set "
+                f"by --num-players; give it once"
             )
-        if value.lstrip("-").isdigit():
-            options[key] = int(value)
-        elif value.lower() in ("true", "false"):  # thegame signals=true, suicidium expansion=true
-            options[key] = value.lower() == "true"
-        else:
-            options[key] = value
+        options = {"num_players": num_players, **options}
     return options
 
 

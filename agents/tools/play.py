@@ -25,6 +25,7 @@ import numpy as np
 from envs.core import seeding
 from envs.core.engine import CardArenaError, ConfigError, GameEngine
 from envs.core.loop import decide
+from envs.core.options import parse_options
 from envs.core.registry import get_spec, names
 
 HUMAN = "human"
@@ -223,22 +224,6 @@ def play_human(
     if writer is not None:
         say(f"replay saved: {writer.path}  (python -m agents.tools.replay {writer.path})")
     return 0
-
-
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` strings as options (integers and true/false read as such)."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--option needs KEY=VALUE, got {item!r}")
-        if value.lstrip("-").isdigit():
-            options[key] = int(value)
-        elif value.lower() in ("true", "false"):
-            options[key] = value.lower() == "true"
-        else:
-            options[key] = value
-    return options
 
 
 def main(argv: list[str] | None = None) -> int:
