@@ -1,4 +1,6 @@
-"""The interface every rules engine implements, and the errors it raises.
+"""The interface every rules engine implements. Its errors live in ``errors.py``, the reading of
+saved states in ``state_io.py`` and the guard on action texts in ``action_text.py``; their names
+are importable from here too, as engines always did.
 
 An engine is a small class holding a game's configuration; the game state is a separate mutable
 object it creates and advances. Engines know cards, seats and turns only: no gymnasium, pettingzoo,
@@ -9,292 +11,38 @@ a stable text form.
 
 from __future__ import annotations
 
-import copy
-import functools
-import json
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from envs.core.action_text import (  # noqa: F401  (re-exported)
+    MAX_ACTION_TEXT,
+    _guard_parse,
+    action_forms,
+    refuse_text,
+)
+from envs.core.errors import (  # noqa: F401  (re-exported: engines import them from here)
+    CardArenaError,
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    OutOfTurnError,
+    check_int,
+    check_scores,
+)
+from envs.core.state_io import (  # noqa: F401  (re-exported)
+    _MISSING,
+    BIT_GENERATORS,
+    StateReader,
+    _canon,
+    _show,
+    rng_from_dict,
+    rng_to_dict,
+)
+
 S = TypeVar("S")
-
-
-class CardArenaError(Exception):
-    """Base class of every error raised by cardarena engines and environments."""
-
-
-class IllegalActionError(CardArenaError, ValueError):
-    """An action that is not legal in the current decision."""
-
-
-class OutOfTurnError(CardArenaError, RuntimeError):
-    """A seat tried to act while another seat holds the decision."""
-
-
-class GameOverError(CardArenaError, RuntimeError):
-    """An action was given to a game that has already ended."""
-
-
-class ConfigError(CardArenaError, ValueError):
-    """A bad configuration value or reset option."""
-
-
-def check_int(name: str, value: Any, low: int, high: int) -> int:
-    """Validate an integer option so that a typo fails at construction with the allowed range."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ConfigError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
-    if not low <= int(value) <= high:
-        raise ConfigError(f"{name} must be in [{low}, {high}], got {value!r}")
-    return int(value)
-
-
-def check_scores(scores: Any, num_players: int) -> list[int]:
-    """Validate a ``scores`` scenario option: one non-negative integer game total per seat
-    (None: everybody at 0)."""
-    if scores is None:
-        return [0] * num_players
-    if (
-        not isinstance(scores, list | tuple)
-        or len(scores) != num_players
-        or any(isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores)
-    ):
-        raise ConfigError(f"scores must be {num_players} non-negative integers, got {scores!r}")
-    return [int(s) for s in scores]
-
-
-def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
-    """The generator's exact state as JSON data (for ``to_dict``)."""
-    return copy.deepcopy(rng.bit_generator.state)
-
-
-#: bit generators a saved ``rng`` may name (numpy's own; nothing else is looked up by name)
-BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
-
-
-def rng_from_dict(data: Any, field: str = "rng", where: str = "") -> np.random.Generator:
-    """A generator in exactly the state :func:`rng_to_dict` saved (for ``from_dict``).
-
-    Raises ConfigError (``where`` prefixes the message) for anything but the state of one of
-    numpy's bit generators."""
-    name = data.get("bit_generator") if isinstance(data, dict) else None
-    if name not in BIT_GENERATORS:
-        raise ConfigError(
-            f"{where}field {field!r} is {_show(data)}; allowed: a numpy bit generator state "
-            f"(rng.bit_generator.state) naming one of {list(BIT_GENERATORS)}"
-        )
-    rng = np.random.Generator(getattr(np.random, name)())
-    try:
-        rng.bit_generator.state = data  # numpy copies the numbers out; data stays unshared
-    except (TypeError, ValueError, KeyError, OverflowError, IndexError) as err:
-        raise ConfigError(
-            f"{where}field {field!r} is not a valid {name} state ({err}); allowed: the "
-            f"rng.bit_generator.state that to_dict() wrote"
-        ) from None
-    return rng
-
-
-def _show(value: Any, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters (a bad field may be huge)."""
-    if isinstance(value, list | tuple | dict | set) and len(value) > 50:
-        return f"a {type(value).__name__} of {len(value)} items"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-_MISSING = object()
-
-
-def _canon(value: Any) -> str:
-    """JSON text of plain data, so that ``1``, ``1.0`` and ``True`` stay apart."""
-    return json.dumps(value, sort_keys=True, default=repr)
-
-
-class StateReader:
-    """Reads the fields of a saved state (a ``to_dict()`` mapping) for ``from_dict``.
-
-    Every getter checks type, range and size and raises :class:`ConfigError` naming the field,
-    the bad value and what is allowed, so an impossible or corrupted file is refused with a clear
-    message instead of an obscure exception (or a state no rule can reach). The constructor checks
-    the envelope: a dict, the right ``game`` and ``num_players``, no unknown fields.
-    """
-
-    #: the longest list any field may hold (every deck of the suite is far smaller)
-    MAX_ITEMS = 1_000
-
-    def __init__(self, engine: GameEngine, data: Any) -> None:
-        self.game = engine.name
-        if not isinstance(data, dict):
-            raise ConfigError(
-                f"{self.game}: a saved state must be the dict to_dict() returns, got {_show(data)}"
-            )
-        self.data = data
-        if data.get("game", _MISSING) != engine.name:
-            raise self.error("game", data.get("game", _MISSING), repr(engine.name))
-        self.num_players = self.int("num_players", 1, 64)
-        if self.num_players != engine.num_players:
-            raise ConfigError(
-                f"{self.game}: state is for {self.num_players} players but this game has "
-                f"{engine.num_players} (field 'num_players')"
-            )
-
-    # ---- errors ----------------------------------------------------------------------------------
-    def error(self, field: str, value: Any, allowed: str) -> ConfigError:
-        if value is _MISSING:
-            return ConfigError(f"{self.game} state: field {field!r} is missing; allowed: {allowed}")
-        return ConfigError(
-            f"{self.game} state: field {field!r} is {_show(value)}; allowed: {allowed}"
-        )
-
-    def get(self, field: str) -> Any:
-        if field not in self.data:
-            raise self.error(field, _MISSING, "the value to_dict() writes")
-        return self.data[field]
-
-    # ---- scalars ---------------------------------------------------------------------------------
-    def int(self, field: str, low: int, high: int, value: Any = _MISSING) -> int:
-        """An int in ``[low, high]`` (bools and floats refused)."""
-        if value is _MISSING:
-            value = self.get(field)
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise self.error(field, value, f"an integer in [{low}, {high}]")
-        if not low <= int(value) <= high:
-            raise self.error(field, value, f"an integer in [{low}, {high}]")
-        return int(value)
-
-    def seat(self, field: str, none: Any = _MISSING, value: Any = _MISSING) -> int:
-        """A seat index; with ``none`` given, that value (-1 or None) is also allowed."""
-        if value is _MISSING:
-            value = self.get(field)
-        if none is not _MISSING and value == none and type(value) is type(none):
-            return -1
-        n = self.num_players
-        if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 0 <= value < n:
-            extra = "" if none is _MISSING else f" or {none!r}"
-            raise self.error(field, value, f"a seat in [0, {n - 1}]{extra}")
-        return int(value)
-
-    def bool(self, field: str, value: Any = _MISSING) -> bool:
-        if value is _MISSING:
-            value = self.get(field)
-        if not isinstance(value, bool | np.bool_):
-            raise self.error(field, value, "true or false")
-        return bool(value)
-
-    def choice(self, field: str, names: list[str] | tuple[str, ...], value: Any = _MISSING) -> int:
-        """The index of a name among ``names``."""
-        if value is _MISSING:
-            value = self.get(field)
-        if not isinstance(value, str) or value not in names:
-            raise self.error(field, value, f"one of {list(names)}")
-        return names.index(value)
-
-    # ---- lists -----------------------------------------------------------------------------------
-    def list(
-        self,
-        field: str,
-        length: int | None = None,
-        max_len: int | None = None,
-        value: Any = _MISSING,
-    ) -> list[Any]:
-        """A list (exactly ``length`` long, or at most ``max_len``)."""
-        if value is _MISSING:
-            value = self.get(field)
-        most = self.MAX_ITEMS if max_len is None else max_len
-        if not isinstance(value, list | tuple):
-            shape = f"a list of {length} items" if length is not None else "a list"
-            raise self.error(field, value, shape)
-        if length is not None and len(value) != length:
-            raise self.error(field, value, f"a list of exactly {length} items")
-        if len(value) > most:
-            raise self.error(field, value, f"a list of at most {most} items")
-        return list(value)
-
-    def ints(
-        self,
-        field: str,
-        low: int,
-        high: int,
-        length: int | None = None,
-        max_len: int | None = None,
-        value: Any = _MISSING,
-    ) -> list[int]:
-        items = self.list(field, length, max_len, value)
-        if all(type(v) is int for v in items) and (
-            not items or (low <= min(items) and max(items) <= high)
-        ):
-            return items  # the common case, checked at once
-        return [self.int(f"{field}[{i}]", low, high, v) for i, v in enumerate(items)]
-
-    def bools(self, field: str, length: int | None = None, value: Any = _MISSING) -> list[bool]:
-        items = self.list(field, length, value=value)
-        return [self.bool(f"{field}[{i}]", v) for i, v in enumerate(items)]
-
-    def seats(
-        self, field: str, max_len: int | None = None, unique: bool = True, value: Any = _MISSING
-    ) -> list[int]:
-        """Seat indices (distinct unless ``unique`` is False)."""
-        n = self.num_players
-        items = self.list(field, max_len=n if max_len is None else max_len, value=value)
-        if all(type(v) is int and 0 <= v < n for v in items):
-            out = items
-        else:
-            out = [self.seat(f"{field}[{i}]", value=v) for i, v in enumerate(items)]
-        if unique and len(set(out)) != len(out):
-            raise self.error(field, items, "distinct seats")
-        return out
-
-    def cards(
-        self,
-        field: str,
-        parse: Callable[[Any], int],
-        max_len: int | None = None,
-        length: int | None = None,
-        value: Any = _MISSING,
-        lookup: dict[str, int] | None = None,
-    ) -> list[int]:
-        """Card codes as the engine's ints (``parse`` raises ConfigError for an unknown code).
-
-        ``lookup`` (exact code -> int, only cards ``parse`` accepts) is a fast path for the
-        codes ``to_dict`` writes; anything else goes through ``parse``."""
-        items = self.list(field, length, max_len, value)
-        if lookup is not None:
-            out = [lookup.get(c, -1) if type(c) is str else -1 for c in items]
-            if -1 not in out:
-                return out
-        out = []
-        for i, code in enumerate(items):
-            if not isinstance(code, str):
-                raise self.error(f"{field}[{i}]", code, "a card code (a string)")
-            try:
-                out.append(parse(code))
-            except ConfigError as err:
-                raise ConfigError(f"{self.game} state: field '{field}[{i}]': {err}") from None
-        return out
-
-    def rows(self, field: str, count: int, value: Any = _MISSING) -> list[Any]:
-        """A list of exactly ``count`` lists (one per seat, pile...)."""
-        items = self.list(field, count, value=value)
-        for i, row in enumerate(items):
-            self.list(f"{field}[{i}]", value=row)
-        return items
-
-    def floats(self, field: str, bound: float, length: int, value: Any = _MISSING) -> list[float]:
-        """``length`` finite numbers in ``[-bound, bound]``."""
-        items = self.list(field, length, value=value)
-        for i, v in enumerate(items):
-            if (
-                isinstance(v, bool)
-                or not isinstance(v, int | float | np.integer | np.floating)
-                or not -bound <= v <= bound
-            ):
-                raise self.error(f"{field}[{i}]", v, f"a finite number in [{-bound}, {bound}]")
-        return [float(v) for v in items]
-
-    def rng(self, field: str = "rng") -> np.random.Generator:
-        return rng_from_dict(self.get(field), field, f"{self.game} state: ")
 
 
 def standing_features(scores: list[int], seat: int, dealer: int, target: float) -> np.ndarray:
@@ -309,69 +57,6 @@ def standing_features(scores: list[int], seat: int, dealer: int, target: float) 
     return np.concatenate(
         [[me / target], np.asarray(others) / target, [(me - others[0]) / target], place]
     )
-
-
-# ---- action texts from outside (a person's line, a replay file) ----------------------------------
-#: the longest action text any engine reads (the longest one written is 32 characters)
-MAX_ACTION_TEXT = 100
-#: the characters action texts are made of: printable ASCII, plus the whitespace split() drops
-_TEXT_CHARS = frozenset(map(chr, range(0x20, 0x7F))) | frozenset("\t\n\r")
-
-
-def action_forms(engine: GameEngine[Any], limit: int = 12) -> str:
-    """The action texts an engine reads, one example per first word with a count of the rest:
-    ``'stay', 'hit', 'target 0' (+5 more 'target ...')``."""
-    groups: dict[str, list[str]] = {}
-    for a in range(engine.num_actions):
-        text = engine.describe_action(a)
-        groups.setdefault(text.split(" ", 1)[0], []).append(text)
-    shown = []
-    for word, texts in list(groups.items())[:limit]:
-        more = f" (+{len(texts) - 1} more {word!r} ...)" if len(texts) > 1 else ""
-        shown.append(f"{texts[0]!r}{more}")
-    if len(groups) > limit:
-        shown.append(f"... ({len(groups) - limit} more kinds)")
-    return ", ".join(shown)
-
-
-def refuse_text(engine: GameEngine[Any], text: Any, why: str, legal: Sequence[str] | None = None):
-    """The :class:`IllegalActionError` for an action text ``engine`` does not read."""
-    shown = _show(text, 60)
-    known = f"legal now: {list(legal)}" if legal is not None else f"known: {action_forms(engine)}"
-    return IllegalActionError(f"{engine.name}: cannot read action text {shown} ({why}); {known}")
-
-
-def _guard_parse(parse: Callable[[Any, str], int]) -> Callable[[Any, str], int]:
-    """``parse_action`` of an engine, made to raise :class:`IllegalActionError` (naming the text
-    and the texts it reads) for any input: a non-string, an over-long text, a character no action
-    text uses (``'²'`` or ``'٣'`` pass ``str.isdigit`` but are no digits of an action text), or
-    whatever the game's own parser trips on (``int()`` of 5,000 digits, a table lookup)."""
-
-    @functools.wraps(parse)
-    def parse_action(self: GameEngine[Any], text: str) -> int:
-        if not isinstance(text, str):
-            raise refuse_text(self, text, f"type {type(text).__name__}, not str")
-        if len(text) > MAX_ACTION_TEXT:
-            raise refuse_text(self, text, f"{len(text)} characters; at most {MAX_ACTION_TEXT}")
-        odd = next((c for c in text if c not in _TEXT_CHARS), None)
-        if odd is not None:
-            raise refuse_text(self, text, f"the character {odd!r} is in no action text")
-        if not text.strip():
-            raise refuse_text(self, text, "empty")
-        try:
-            action = parse(self, text)
-        except IllegalActionError:
-            raise  # the game's own refusal already names the text and the forms it reads
-        except (CardArenaError, ValueError, OverflowError, IndexError, KeyError, TypeError) as err:
-            raise refuse_text(self, text, f"{type(err).__name__}: {err}") from None
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise refuse_text(self, text, f"the parser gave {action!r}, not an action id")
-        if not 0 <= int(action) < self.num_actions:
-            raise refuse_text(self, text, f"the parser gave {action!r}, out of range")
-        return int(action)
-
-    parse_action._guarded = True  # type: ignore[attr-defined]
-    return parse_action
 
 
 class GameEngine(ABC, Generic[S]):

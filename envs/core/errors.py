@@ -1,0 +1,50 @@
+"""The errors every cardarena engine and env raises, and the checks of integer options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class CardArenaError(Exception):
+    """Base class of every error raised by cardarena engines and environments."""
+
+
+class IllegalActionError(CardArenaError, ValueError):
+    """An action that is not legal in the current decision."""
+
+
+class OutOfTurnError(CardArenaError, RuntimeError):
+    """A seat tried to act while another seat holds the decision."""
+
+
+class GameOverError(CardArenaError, RuntimeError):
+    """An action was given to a game that has already ended."""
+
+
+class ConfigError(CardArenaError, ValueError):
+    """A bad configuration value or reset option."""
+
+
+def check_int(name: str, value: Any, low: int, high: int) -> int:
+    """Validate an integer option so that a typo fails at construction with the allowed range."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ConfigError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+    if not low <= int(value) <= high:
+        raise ConfigError(f"{name} must be in [{low}, {high}], got {value!r}")
+    return int(value)
+
+
+def check_scores(scores: Any, num_players: int) -> list[int]:
+    """Validate a ``scores`` scenario option: one non-negative integer game total per seat
+    (None: everybody at 0)."""
+    if scores is None:
+        return [0] * num_players
+    if (
+        not isinstance(scores, list | tuple)
+        or len(scores) != num_players
+        or any(isinstance(s, bool) or not isinstance(s, int | np.integer) or s < 0 for s in scores)
+    ):
+        raise ConfigError(f"scores must be {num_players} non-negative integers, got {scores!r}")
+    return [int(s) for s in scores]
