@@ -44,6 +44,21 @@ def _ci(ci: Sequence[float] | None, fmt: str) -> str:
     return f"[{ci[0]:{fmt}}, {ci[1]:{fmt}}]"
 
 
+def _leaderboard_cells(rank: int, s: Any, name: str) -> list[str]:
+    """One leaderboard row as text, the same in the terminal and the Markdown report."""
+    return [
+        str(rank),
+        name,
+        str(s.games),
+        "-" if s.rating is None else f"{s.rating:+.0f}",
+        _ci(s.rating_ci, "+.0f"),
+        f"{s.win_rate:.3f}",
+        _ci(s.win_ci, ".3f"),
+        f"{s.mean_score:.2f}",
+        _ci(s.score_ci, ".2f"),
+    ]
+
+
 def ranked_by(result: TournamentResult) -> str:
     """What the leaderboard's order is, in words."""
     if result.rank_by == "win-rate":
@@ -76,17 +91,7 @@ def leaderboard_text(result: TournamentResult) -> str:
         table.add_column(col, justify="left" if col == "agent" else "right")
     board = result.summaries()
     for i, s in enumerate(board, 1):
-        table.add_row(
-            str(i),
-            s.name,
-            str(s.games),
-            "-" if s.rating is None else f"{s.rating:+.0f}",
-            _ci(s.rating_ci, "+.0f"),
-            f"{s.win_rate:.3f}",
-            _ci(s.win_ci, ".3f"),
-            f"{s.mean_score:.2f}",
-            _ci(s.score_ci, ".2f"),
-        )
+        table.add_row(*_leaderboard_cells(i, s, s.name))
     table.caption = f"ranked by {ranked_by(result)}. " + rating_note(result, "random")
     out = _render(table)
     if len(board) > 1:
@@ -298,20 +303,7 @@ def write_report(
             ]
     else:
         board = result.summaries()
-        rows = [
-            [
-                str(i),
-                f"`{s.name}`",
-                str(s.games),
-                "-" if s.rating is None else f"{s.rating:+.0f}",
-                _ci(s.rating_ci, "+.0f"),
-                f"{s.win_rate:.3f}",
-                _ci(s.win_ci, ".3f"),
-                f"{s.mean_score:.2f}",
-                _ci(s.score_ci, ".2f"),
-            ]
-            for i, s in enumerate(board, 1)
-        ]
+        rows = [_leaderboard_cells(i, s, f"`{s.name}`") for i, s in enumerate(board, 1)]
         lines += [
             "## Leaderboard",
             "",
