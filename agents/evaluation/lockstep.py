@@ -23,7 +23,7 @@ import numpy as np
 from agents.base import Agent
 from envs.core import seeding
 from envs.core.engine import CardArenaError
-from envs.core.loop import decide
+from envs.core.loop import as_action, decide
 from envs.core.registry import get_spec
 
 Job = tuple[int, Sequence[str]]  # (deal seed, agent spec per seat)
@@ -115,7 +115,10 @@ def play_lockstep(
                 who = _who(jobs, gs[0], turn[gs[0]])
                 raise AgentError(_failure(game, *who, "act_batch", err)) from None
             for g, act in zip(gs, chosen, strict=True):
-                actions[g] = _checked(act, jobs, g, turn[g])
+                try:
+                    actions[g] = as_action(act, jobs[g][1][turn[g]])
+                except CardArenaError as err:
+                    raise _in_game(err, jobs, g, turn[g]) from None
         for g in active:
             try:
                 engine.apply(states[g], actions[g], turn[g])
@@ -167,14 +170,3 @@ def _in_game(err: CardArenaError, jobs: Sequence[Job], g: int, seat: int) -> Car
     """``err`` with the agent, seat and deck seed it happened at."""
     seed, lineup = jobs[g]
     return type(err)(f"agent {lineup[seat]!r} at seat {seat} (deck seed {seed}): {err}")
-
-
-def _checked(action: Any, jobs: Sequence[Job], g: int, seat: int) -> int:
-    try:
-        return int(action)
-    except (TypeError, ValueError):
-        seed, lineup = jobs[g]
-        raise CardArenaError(
-            f"agent {lineup[seat]!r} at seat {seat} (deck seed {seed}) returned {action!r}, "
-            f"not an action index"
-        ) from None

@@ -74,10 +74,14 @@ def decide(
         mask,
         spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
     )
+    return as_action(action, getattr(agent, "name", type(agent).__name__))
+
+
+def as_action(action: Any, name: str) -> int:
+    """An agent's answer as an action index, or an error naming the agent and what it returned."""
     try:
         return int(action)
     except (TypeError, ValueError):
-        name = getattr(agent, "name", type(agent).__name__)
         raise CardArenaError(f"agent {name!r} returned {action!r}, not an action index") from None
 
 
