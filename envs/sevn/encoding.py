@@ -114,6 +114,7 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     draw_entry = pile_entry(draw_pile) if draw_pile else discard_entry
     total = draw_entry[1]
     records = draw_entry[5]
+    snap = draw_entry[2]
     scores = state.scores
     leader = max(scores)
     queue = state.queue
@@ -149,8 +150,16 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
             hs = part[1]
             hs60 = part[2]
             rec = records_get(key)
-            if rec is None or rec[2] != total:
+            if rec is None:
                 rec = row_record(draw_entry, key, part[5], values & NUMBERS)
+            elif rec[2] != total:
+                if rec[2] == total + 1:  # one card drawn since (row_record, inlined)
+                    c = snap[total]
+                    rec[0] -= part[5][c]
+                    rec[1] -= (values & NUMBERS) >> c & 1
+                    rec[2] = total
+                else:
+                    rec = row_record(draw_entry, key, part[5], values & NUMBERS)
             if not over:  # the expectation over the next-card composition
                 x = (rec[0] / total if total else 0.0) / 30.0
                 each[s] = -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)  # clip

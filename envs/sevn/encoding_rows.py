@@ -185,19 +185,63 @@ def _delta_pair(
     return pair
 
 
+def _scale(deltas: list[float]) -> list[float]:
+    """Deltas as the observation holds them: /30, clipped to [-1, 2]."""
+    return [-1.0 if x < -1.0 else (2.0 if x > 2.0 else x) for x in [d / 30.0 for d in deltas]]
+
+
+#: (base, now, doubled) -> (the value cards' deltas of a row (none held), the same scaled)
+_VALUE_DELTAS: dict[tuple[int, int, bool], tuple[list[float], list[float]]] = {}
+#: (x2 points, raw, now, bonus points x3) -> (deltas of the cards after the value cards, scaled)
+_OTHER_DELTAS: dict[tuple[int, ...], tuple[list[float], list[float]]] = {}
+
+
+def _value_deltas(base: int, now: int, doubled: bool) -> tuple[list[float], list[float]]:
+    """The value cards' part of :func:`_delta_pair` for a row that holds none of them: ``base``
+    is the row's points before the card (the SEVN bonus included when it would make seven)."""
+    out = [float((a if (a := base + x) > 0 else 0) - now) for x in _NUMBER_POINTS[doubled]]
+    out += [max(0.0, (a if (a := base + x) > 0 else 0) - now) for x in _BALLAST_POINTS[doubled]]
+    pair = (out, _scale(out))
+    if len(_VALUE_DELTAS) >= ROW_PARTS_MAX:
+        _VALUE_DELTAS.clear()
+    _VALUE_DELTAS[base, now, doubled] = pair
+    return pair
+
+
+def _other_deltas(key: tuple[int, ...]) -> tuple[list[float], list[float]]:
+    """The part of :func:`_delta_pair` after the value cards: x2 (``key[0]``: the row's points
+    doubled), the modifiers, the action cards (0) and the bonus cards (``key[3:]``: the points
+    each would add)."""
+    x2, raw, now, *bonuses = key
+    out = [float((x2 if x2 > 0 else 0) - now)]
+    out += [float((a if (a := raw + x) > 0 else 0) - now) for x in _MODIFIER_POINTS]
+    out += _ACTION_ZEROS
+    out += [float((a if (a := raw + x) > 0 else 0) - now) for x in bonuses]
+    pair = (out, _scale(out))
+    if len(_OTHER_DELTAS) >= ROW_PARTS_MAX:
+        _OTHER_DELTAS.clear()
+    _OTHER_DELTAS[key] = pair
+    return pair
+
+
 def seat_part(key: tuple[int, ...], values: int, second: bool, row: list[int]) -> tuple[Any, ...]:
     """:func:`_row_part` and :func:`_delta_pair` of a seat in one tuple, memoised in
     :data:`SEAT_PARTS` under ``key`` (``(values, second, *row)``).
 
-    A row without bonus cards (nearly all) is summed once and its deltas come from list
-    comprehensions: the same whole numbers as :func:`_delta_pair` (which a row with bonus cards
-    takes), the same float types and signs."""
-    total = modifiers = 0
+    A row without bonus cards (nearly all) is summed once; its deltas are joined from memoised
+    pieces that depend on a few of its sums only (:func:`_value_deltas`, :func:`_other_deltas`)
+    and the values it holds: the same whole numbers as :func:`_delta_pair` (which a row with
+    bonus cards takes), the same float types and signs."""
+    total = modifiers = bits = count = low = high = kept = 0
     doubled = False
-    kept = 0
     for c in row:
         if c <= LAST_VALUE_CARD:
-            total += CARD_VALUE[c]
+            v = CARD_VALUE[c]
+            total += v
+            bits |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
         elif c >= FEATHERWEIGHT:  # a bonus card: the general path
             part = _row_part(values, row) + _delta_pair(values, row, second)
             break
@@ -211,33 +255,33 @@ def seat_part(key: tuple[int, ...], values: int, second: bool, row: list[int]) -
         raw = (2 * total if doubled else total) + modifiers
         now = raw if raw > 0 else 0  # hand_score(row): no bonus
         base = raw + SEVN_BONUS if values.bit_count() + 1 == SEVN_VALUES else raw
-        out = [float((a if (a := base + x) > 0 else 0) - now) for x in _NUMBER_POINTS[doubled]]
-        out += [max(0.0, (a if (a := base + x) > 0 else 0) - now) for x in _BALLAST_POINTS[doubled]]
+        pair = _VALUE_DELTAS.get((base, now, doubled)) or _value_deltas(base, now, doubled)
+        # the bonus cards' points (S22-S24 of hand_score) were the row to take each
+        run = longest_run(bits & NUMBER_MASK)
+        other = (
+            2 * total + modifiers,
+            raw,
+            now,
+            FEATHERWEIGHT_POINTS if count >= 4 and low == count else 0,
+            HEAVYWEIGHT_POINTS if high >= 3 else 0,
+            STRAIGHT_POINTS_PER_CARD * run if run >= 3 else 0,
+        )
+        rest = _OTHER_DELTAS.get(other) or _other_deltas(other)
+        out = pair[0] + rest[0]
+        scaled = pair[1] + rest[1]
         if values:  # the values held: S9 bust (S12 saved by a SECOND_CHANCE); a ballast discarded
             lost = -float(now)
+            lost30 = _clip(lost / 30.0)
             held = values
             while held:
-                low = held & -held
-                card = low.bit_length() - 1
-                out[card] = 0.0 if second or card >= BALLAST_M2 else lost
-                held ^= low
-        a = 2 * total + modifiers  # X2
-        out.append(float((a if a > 0 else 0) - now))
-        out += [float((a if (a := raw + x) > 0 else 0) - now) for x in _MODIFIER_POINTS]
-        out += _ACTION_ZEROS
-        # the bonus cards: hand_score's S22-S24 sums (the row holds no bonus card)
-        bits = count = low = high = 0
-        for c in row:
-            if c <= LAST_VALUE_CARD:
-                v = CARD_VALUE[c]
-                bits |= 1 << c
-                count += 1
-                low += v <= 6
-                high += v >= 10
-        for bonus in (1, 2, 4):
-            a = raw + _bonus_points(bonus, count, low, high, bits)
-            out.append(float((a if a > 0 else 0) - now))
-        scaled = [-1.0 if x < -1.0 else (2.0 if x > 2.0 else x) for x in [d / 30.0 for d in out]]
+                bit = held & -held
+                card = bit.bit_length() - 1
+                if second or card >= BALLAST_M2:
+                    out[card] = scaled[card] = 0.0
+                else:
+                    out[card] = lost
+                    scaled[card] = lost30
+                held ^= bit
         part = (
             PACK_FLAGS(
                 *LOW_FLAGS[values & LOW_MASK], *HIGH_FLAGS[values >> LOW_BITS], *KEPT_FLAGS[kept]
