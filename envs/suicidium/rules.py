@@ -447,17 +447,12 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         seat = state.decider
         hand = state.hands[seat]
         if d == D_MAIN:
-            acts = []
             if state.played < MAX_PLAYS:
-                flags = -1  # the table's classes, computed for the first RESPONSE card only
-                for c in hand:
-                    if KIND[c] != RESPONSE:
-                        acts.append(PLAY0 + c)
-                    else:
-                        if flags < 0:
-                            flags = _table_classes(state.table)
-                        if _RESPONSE_FITS[c] & flags:  # _response_fits
-                            acts.append(PLAY0 + c)
+                # the table's classes matter only for RESPONSE cards (_response_fits)
+                flags = (_table_classes(state.table) if state.table else 0) | _ALWAYS
+                acts = [PLAY0 + c for c in hand if _PLAYABLE[c] & flags]
+            else:
+                acts = []
             if not acts or state.drew or state.played:  # U9
                 acts.append(PASS)
             acts.sort()
@@ -465,14 +460,9 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if d == D_RESPOND:
             acts = [PASS]
             if state.played < MAX_PLAYS:
-                flags = -1
-                for c in hand:
-                    if KIND[c] == RESPONSE:
-                        if flags < 0:
-                            flags = _table_classes(state.table)
-                        if _RESPONSE_FITS[c] & flags:
-                            acts.append(PLAY0 + c)
-            acts.sort()
+                flags = _table_classes(state.table) if state.table else 0
+                acts += [PLAY0 + c for c in hand if _RESPONSE_ONLY_FITS[c] & flags]
+                acts.sort()
             return acts
         if d == D_TARGET_PLAYER:
             entry = state.table[-1]
@@ -516,8 +506,75 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if state.over or (seat is not None and seat != state.decider):
             self.check_turn(state, seat)  # raises
         seat = state.decider
-        action = int(action)
+        if type(action) is not int:
+            action = int(action)
         d = state.decision
+        # the commonest actions, checked and applied at once (the same tests as below)
+        if d == D_MAIN or d == D_RESPOND:
+            if PLAY0 <= action < ON0:  # play a card
+                c = action - PLAY0
+                if KIND[c] == RESPONSE:
+                    legal = _RESPONSE_FITS[c] & _table_classes(state.table) != 0
+                else:
+                    legal = d == D_MAIN
+                if legal and state.played < MAX_PLAYS and c in state.hands[seat]:
+                    state.decisions += 1
+                    state.decision = D_NONE
+                    self._play(state, seat, c)
+                    self._advance(state)
+                    return
+            elif action == PASS and (d == D_RESPOND or state.drew or state.played):  # U9
+                state.decisions += 1
+                state.decision = D_NONE
+                state.step = ST_END_MAIN if d == D_MAIN else ST_NEXT_RESPONDER
+                self._advance(state)
+                return
+        elif d == D_TARGET_PLAYER:
+            target = action - TARGET0
+            entry = state.table[-1]
+            if 0 <= target < state.num_players and state.alive[target]:
+                card = entry[E_CARD]
+                if (
+                    EFFECT[card] == E_REDIRECT
+                    or TARGETING[card] == T_ANY
+                    or target != entry[E_PLAYER]
+                ):
+                    state.decisions += 1
+                    entry[E_SEATS].append(target)
+                    state.need -= 1
+                    if state.need > 0:
+                        state.decision = D_TARGET_PLAYER
+                    else:
+                        state.decision = D_NONE
+                        self._played_one(state)
+                    self._advance(state)
+                    return
+        elif d == D_TARGET_CARD and ON0 <= action < DISCARD0:
+            # legal_actions: the cards before the response being played that it fits
+            table = state.table
+            target_card = action - ON0
+            fits = _RESPONSE_FITS[table[-1][E_CARD]] & _CARD_CLASS[target_card]
+            last = len(table) - 1
+            index = next((i for i in range(last) if table[i][E_CARD] == target_card), -1)
+            if fits and index >= 0:
+                state.decisions += 1
+                state.decision = D_NONE
+                entry = table[-1]
+                entry[E_TARGET] = index
+                if EFFECT[entry[E_CARD]] == E_REDIRECT:  # U23: one choice per recipient
+                    state.need = len(table[index][E_SEATS])
+                    state.decision = D_TARGET_PLAYER
+                else:
+                    self._played_one(state)
+                self._advance(state)
+                return
+        elif d == D_DRAW:
+            if DRAW0 < action <= DRAW0 + HAND_SIZE and action - DRAW0 <= _draw_max(state, seat):
+                state.decisions += 1
+                state.decision = D_NONE
+                self._draw_phase(state, seat, action)
+                self._advance(state)
+                return
         # the common cases are tested one action at a time, as legal_actions would include it
         if (d == D_MAIN or d == D_RESPOND) and PLAY0 <= action < ON0:  # play a card
             c = action - PLAY0
@@ -838,7 +895,8 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if KIND[card] == POINTS:
             n, a = state.num_players, state.active
             changes = point_changes(card, seats, mult)
-            changes.sort(key=lambda sc: (sc[0] - a) % n)  # U11: seat order from the active player
+            if len(changes) > 1:  # U11: seat order from the active player
+                changes.sort(key=lambda sc: (sc[0] - a) % n)
             for s, delta in changes:
                 if not state.alive[s]:
                     continue
@@ -1282,9 +1340,12 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
 # ---- helpers -----------------------------------------------------------------------------------------
 def _draw_max(state: SuicidiumState, seat: int) -> int:
     """The most cards ``seat`` may draw now (U4, U7, U12)."""
-    kmax = min(HAND_SIZE - len(state.hands[seat]), len(state.draw_pile) + len(state.discard_pile))
-    if state.mode == SURVIVE:
-        kmax = min(kmax, state.wp[seat])  # U7: never more than its WP
+    kmax = HAND_SIZE - len(state.hands[seat])
+    cards = len(state.draw_pile) + len(state.discard_pile)
+    if cards < kmax:
+        kmax = cards
+    if state.mode == SURVIVE and state.wp[seat] < kmax:
+        kmax = state.wp[seat]  # U7: never more than its WP
     return kmax
 
 
@@ -1294,8 +1355,7 @@ _HAS_POINTS, _HAS_EVENT, _HAS_ANY = 1, 2, 4
 def _table_classes(table: list[list[Any]]) -> int:
     flags = 0
     for e in table:
-        flags |= _HAS_ANY | (_HAS_POINTS if KIND[e[E_CARD]] == POINTS else 0)
-        flags |= _HAS_EVENT if KIND[e[E_CARD]] == EVENT else 0
+        flags |= _CARD_CLASS[e[E_CARD]]
     return flags
 
 
@@ -1309,6 +1369,20 @@ _FITS = {
     E_STEAL_PLAYED: _HAS_ANY,
 }
 _RESPONSE_FITS: list[int] = [_FITS.get(EFFECT[c], 0) for c in range(NUM_CARDS)]
+#: per card: the table classes it adds (see _table_classes, fits_target)
+_CARD_CLASS: list[int] = [
+    _HAS_ANY | (_HAS_POINTS if KIND[c] == POINTS else 0) | (_HAS_EVENT if KIND[c] == EVENT else 0)
+    for c in range(NUM_CARDS)
+]
+#: per card: the table classes a RESPONSE fits (0 for the other cards), and those under which MAIN
+#: may play it (_ALWAYS, a bit every table has, for a card that is not a RESPONSE; U8, U20)
+_ALWAYS = 8
+_RESPONSE_ONLY_FITS: list[int] = [
+    _RESPONSE_FITS[c] if KIND[c] == RESPONSE else 0 for c in range(NUM_CARDS)
+]
+_PLAYABLE: list[int] = [
+    _RESPONSE_FITS[c] if KIND[c] == RESPONSE else _ALWAYS for c in range(NUM_CARDS)
+]
 
 
 def _response_fits(card: int, flags: int) -> bool:
@@ -1317,15 +1391,14 @@ def _response_fits(card: int, flags: int) -> bool:
 
 def fits_target(response: int, target: int) -> bool:
     """Whether RESPONSE card ``response`` may rest on card ``target`` (U20, U22-U24)."""
-    kind = KIND[target]
-    cls = _HAS_ANY | (_HAS_POINTS if kind == POINTS else 0) | (_HAS_EVENT if kind == EVENT else 0)
-    return bool(_RESPONSE_FITS[response] & cls)
+    return bool(_RESPONSE_FITS[response] & _CARD_CLASS[target])
 
 
 def _card_targets(state: SuicidiumState, response: int) -> list[int]:
     """Table indices the response being played (the last entry) may rest on."""
     table = state.table
-    return [i for i in range(len(table) - 1) if fits_target(response, table[i][E_CARD])]
+    fits = _RESPONSE_FITS[response]
+    return [i for i in range(len(table) - 1) if fits & _CARD_CLASS[table[i][E_CARD]]]
 
 
 def _can_open_main(hand: list[int]) -> bool:
