@@ -44,6 +44,7 @@ Action mask (int8, size 434): 0 ``pass``; 1+K ``draw K`` (K 0..7); 9+N ``target 
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -116,6 +117,39 @@ from envs.suicidium.rules import (
     point_changes,
     table_activity,
 )
+
+#: tuple of every seat's objects -> (object pile counts /5, per seat (objects per type /2,
+#: distinct types /4, match chance if in the game)): objects change only when a WP reaches 0
+_OBJECTS: dict[tuple[tuple[int, ...], ...], tuple[Any, ...]] = {}
+
+
+def _objects_part(okey: tuple[tuple[int, ...], ...], n: int) -> tuple[Any, ...]:
+    """object_pile_counts /5 and each seat's :func:`_object_part` and match_chance (U5, U36),
+    memoised in ``_OBJECTS``."""
+    counts = list(_OBJECT_COUNTS[n == 5])
+    for objs in okey:
+        for o in objs:
+            counts[o] -= 1
+    pile_total = sum(counts)
+    seats = []
+    for objs in okey:
+        halves, distinct4, others = _OBJECT_PARTS.get(objs) or _object_part(list(objs))
+        if pile_total == 0:  # match_chance
+            match = 1.0
+        else:
+            bad = counts[BOOTH]
+            for o in others:
+                bad += counts[o]
+            match = bad / pile_total
+        seats.append((halves, distinct4, match))
+    part = (tuple(map(_FIFTHS.__getitem__, counts)), seats)
+    if len(_OBJECTS) >= 4096:
+        _OBJECTS.clear()
+    _OBJECTS[okey] = part
+    return part
+
+
+_PACK_INTO_F = struct.Struct("f").pack_into
 
 __all__ = [
     "CARD_PLANES",
@@ -190,12 +224,13 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
             if delta < 0 and any(EFFECT[c] == E_SHIELD for c, _ in state.lasting[s]):
                 continue
             projected[s] += delta
-    # object_pile_counts
-    counts = list(_OBJECT_COUNTS[n == 5])
-    for objs in state.objects:
-        for o in objs:
-            counts[o] -= 1
-    pile_total = sum(counts)
+    # object_pile_counts, each seat's object part and match chance (memoised per objects held)
+    objects = state.objects
+    okey = tuple(map(tuple, objects))
+    opart = _OBJECTS.get(okey)
+    if opart is None:
+        opart = _objects_part(okey, n)
+    fifths, seat_objects = opart
     on_table = [0] * n
     for entry in table:
         if not entry[E_PLACED]:
@@ -205,34 +240,29 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     winners = state.winners
     head: list[Any] = []
     add = head.extend
+    alive_of = state.alive
+    lasting_of = state.lasting
+    hands = state.hands
+    wp = state.wp
     for s in range(n):
-        alive = state.alive[s]
-        objs = state.objects[s]
-        part = _OBJECT_PARTS.get(tuple(objs))
-        if part is None:
-            part = _object_part(objs)
-        halves, distinct4, others = part
+        alive = alive_of[s]
+        halves, distinct4, match = seat_objects[s]
         if not alive:
             match = 0.0
-        elif pile_total == 0:  # match_chance
-            match = 1.0
-        else:
-            bad = counts[BOOTH]
-            for o in others:
-                bad += counts[o]
-            match = bad / pile_total
         skip_draw = skip_main = shield = 0.0
-        for card, _ in state.lasting[s]:
-            eff = EFFECT[card]
-            if eff == E_SKIP_DRAW:
-                skip_draw = 1.0
-            elif eff == E_SKIP_MAIN:
-                skip_main = 1.0
-            elif eff == E_SHIELD:
-                shield = 1.0
+        lasting = lasting_of[s]
+        if lasting:
+            for card, _ in lasting:
+                eff = EFFECT[card]
+                if eff == E_SKIP_DRAW:
+                    skip_draw = 1.0
+                elif eff == E_SKIP_MAIN:
+                    skip_main = 1.0
+                elif eff == E_SHIELD:
+                    shield = 1.0
         x = projected[s] / 10.0
         x = x if x < 1.0 else 1.0  # max(-1.0, min(1.0, x))
-        h = len(state.hands[s]) / 10.0
+        h = len(hands[s]) / 10.0
         t = on_table[s] / 6.0
         add(
             [
@@ -241,7 +271,7 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
                 alive,
                 s == active,
                 s == decider,
-                state.wp[s] / 10.0,
+                wp[s] / 10.0,
                 x if x > -1.0 else -1.0,
                 *halves,
                 distinct4,
@@ -269,13 +299,13 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
                 state.skip_main_now,
                 state.need / 5.0 if state.decision == D_TARGET_PLAYER else 0.0,
                 min(state.discard_left / 3.0, 1.0),
-                _redirect_slot_delta(state) / 10.0,
+                _redirect_slot_delta(state) / 10.0 if state.decision == D_TARGET_PLAYER else 0.0,
             )
         )
     head.append(min(state.turn / 100.0, 2.0))
     head.append(len(state.draw_pile) / NUM_CARDS)
     head.append(len(state.discard_pile) / NUM_CARDS)
-    add(map(_FIFTHS.__getitem__, counts))
+    add(fifths)
     head.append(len(state.object_pile) / 21.0)
     # the card planes: the hand's and the discard pile's as bytes, the sparse others written below
     hand = state.hands[seat]
@@ -285,17 +315,14 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
         if len(_HAND_PLANES) >= 4096:
             _HAND_PLANES.clear()
         hand_plane = _HAND_PLANES[key] = bytes(_plane(hand))
-    obs = _FROMBUFFER(
-        _JOIN(
-            (
-                _PACK_HEAD(*head),
-                hand_plane,
-                _ZERO_TABLE_PLANES,
-                _discard_plane(state.discard_pile),
-                _ZERO_LAST_PLANES,
-            )
-        ),
-        _FLOAT32,
+    buf = _JOIN(
+        (
+            _PACK_HEAD(*head),
+            hand_plane,
+            _ZERO_TABLE_PLANES,
+            _discard_plane(state.discard_pile),
+            _ZERO_LAST_PLANES,
+        )
     )
     ones: list[int] = []
     where: list[int] = []
@@ -332,13 +359,14 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     bit = 1 << seat
     known_by = state.known_by
     for h in range(n):
-        if h != seat:
-            for c in state.hands[h]:
-                if known_by[c] & bit:
-                    where.append(P_KNOWN + c)
-                    values.append(_KNOWN_HOLDER[h])
-    if ones:
-        obs.put(ones, 1.0)
-    if where:
-        obs.put(where, values)
-    return obs
+        if h != seat and any(map(known_by.__getitem__, hands[h])):  # any card of it known
+            known = [c for c in hands[h] if known_by[c] & bit]
+            if known:
+                where += [P_KNOWN + c for c in known]
+                values += [_KNOWN_HOLDER[h]] * len(known)
+    # the sparse planes, written into the bytes (a float32 each, as numpy's put would store it)
+    for i in ones:
+        _PACK_INTO_F(buf, 4 * i, 1.0)
+    for i, v in zip(where, values, strict=True):
+        _PACK_INTO_F(buf, 4 * i, v)
+    return _FROMBUFFER(buf, _FLOAT32)

@@ -52,7 +52,10 @@ def _discard_plane(pile: list[int]) -> bytearray:
     if entry is not None and entry[0] is pile:
         snap = entry[1]
         old = len(snap)
-        if len(pile) >= old and pile[:old] == snap:
+        if len(pile) == old:
+            if pile == snap:
+                return entry[2]
+        elif len(pile) > old and pile[:old] == snap:
             if len(pile) > old:
                 plane = entry[2]
                 for c in pile[old:]:
