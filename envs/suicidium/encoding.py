@@ -50,18 +50,24 @@ from typing import Any
 import numpy as np
 
 from envs.suicidium.encoding_layout import (
+    _ABSENT_SEATS,
     _FIFTHS,
     _FLOAT32,
     _FROMBUFFER,
-    _GLOBAL_HEAD,
+    _GLOBAL_HEAD_BYTES,
     _JOIN,
     _KNOWN_HOLDER,
+    _NO_TURN_STATE,
     _OBJECT_COUNTS,
-    _PACK_HEAD,
+    _PACK_1,
+    _PACK_2,
+    _PACK_3,
+    _PACK_6,
+    _PACK_7,
     _RESPONSES_ON,
+    _SEAT_HEAD,
     _ZERO_LAST_PLANES,
     _ZERO_TABLE_PLANES,
-    _ZEROS,
     CARD_PLANES,
     GLOBAL_SIZE,
     OBS_SIZE,
@@ -109,8 +115,8 @@ from envs.suicidium.rules import (
     E_TARGET,
     EFFECT,
     KIND,
-    MAX_PLAYERS,
     NUM_CARDS,
+    NUM_OBJECT_TYPES,
     POINTS,
     SuicidiumState,
     card_modifiers,
@@ -141,8 +147,8 @@ def _objects_part(okey: tuple[tuple[int, ...], ...], n: int) -> tuple[Any, ...]:
             for o in others:
                 bad += counts[o]
             match = bad / pile_total
-        seats.append((halves, distinct4, match))
-    part = (tuple(map(_FIFTHS.__getitem__, counts)), seats)
+        seats.append((_PACK_6(*halves, distinct4), match))
+    part = (_PACK_5(*map(_FIFTHS.__getitem__, counts)), seats)
     if len(_OBJECTS) >= 4096:
         _OBJECTS.clear()
     _OBJECTS[okey] = part
@@ -150,6 +156,7 @@ def _objects_part(okey: tuple[tuple[int, ...], ...], n: int) -> tuple[Any, ...]:
 
 
 _PACK_INTO_F = struct.Struct("f").pack_into
+_PACK_5 = struct.Struct(f"{NUM_OBJECT_TYPES}f").pack
 
 __all__ = [
     "CARD_PLANES",
@@ -238,17 +245,15 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     active = -1 if over else state.active
     decider = -1 if over else state.decider
     winners = state.winners
-    head: list[Any] = []
-    add = head.extend
+    chunks: list[Any] = []
+    add = chunks.append
     alive_of = state.alive
     lasting_of = state.lasting
     hands = state.hands
     wp = state.wp
     for s in range(n):
         alive = alive_of[s]
-        halves, distinct4, match = seat_objects[s]
-        if not alive:
-            match = 0.0
+        objects_bytes, match = seat_objects[s]
         skip_draw = skip_main = shield = 0.0
         lasting = lasting_of[s]
         if lasting:
@@ -264,35 +269,31 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
         x = x if x < 1.0 else 1.0  # max(-1.0, min(1.0, x))
         h = len(hands[s]) / 10.0
         t = on_table[s] / 6.0
+        add(_SEAT_HEAD[s == seat][alive][s == active][s == decider])
+        add(_PACK_2(wp[s] / 10.0, x if x > -1.0 else -1.0))
+        add(objects_bytes)
         add(
-            [
-                1.0,
-                s == seat,
-                alive,
-                s == active,
-                s == decider,
-                wp[s] / 10.0,
-                x if x > -1.0 else -1.0,
-                *halves,
-                distinct4,
-                match,
+            _PACK_7(
+                match if alive else 0.0,
                 2.0 if h > 2.0 else h,  # min(h, 2.0)
                 skip_draw,
                 skip_main,
                 shield,
                 s in winners,
                 1.0 if t > 1.0 else t,  # min(t, 1.0)
-            ]
+            )
         )
-    head += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
+    add(_ABSENT_SEATS[n])
     add(
-        _GLOBAL_HEAD[state.mode][state.expansion][n - 2][0 if over else state.decision][state.phase]
+        _GLOBAL_HEAD_BYTES[state.mode][state.expansion][n - 2][0 if over else state.decision][
+            state.phase
+        ]
     )
     if over:
-        add(_ZEROS[:7])
+        add(_NO_TURN_STATE)
     else:
         add(
-            (
+            _PACK_7(
                 state.played / 3.0,
                 bool(state.drew or state.played),
                 state.skip_draw_now,
@@ -302,11 +303,15 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
                 _redirect_slot_delta(state) / 10.0 if state.decision == D_TARGET_PLAYER else 0.0,
             )
         )
-    head.append(min(state.turn / 100.0, 2.0))
-    head.append(len(state.draw_pile) / NUM_CARDS)
-    head.append(len(state.discard_pile) / NUM_CARDS)
+    add(
+        _PACK_3(
+            min(state.turn / 100.0, 2.0),
+            len(state.draw_pile) / NUM_CARDS,
+            len(state.discard_pile) / NUM_CARDS,
+        )
+    )
     add(fifths)
-    head.append(len(state.object_pile) / 21.0)
+    add(_PACK_1(len(state.object_pile) / 21.0))
     # the card planes: the hand's and the discard pile's as bytes, the sparse others written below
     hand = state.hands[seat]
     key = tuple(hand)
@@ -315,15 +320,11 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
         if len(_HAND_PLANES) >= 4096:
             _HAND_PLANES.clear()
         hand_plane = _HAND_PLANES[key] = bytes(_plane(hand))
-    buf = _JOIN(
-        (
-            _PACK_HEAD(*head),
-            hand_plane,
-            _ZERO_TABLE_PLANES,
-            _discard_plane(state.discard_pile),
-            _ZERO_LAST_PLANES,
-        )
-    )
+    add(hand_plane)
+    add(_ZERO_TABLE_PLANES)
+    add(_discard_plane(state.discard_pile))
+    add(_ZERO_LAST_PLANES)
+    buf = _JOIN(chunks)
     ones: list[int] = []
     where: list[int] = []
     values: list[float] = []

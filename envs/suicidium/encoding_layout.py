@@ -99,3 +99,28 @@ assert P_RESPONSES_ON == P_DISCARD + 3 * NUM_CARDS and OBS_SIZE == P_RESPONSES_O
 _JOIN = bytearray().join
 _FROMBUFFER = np.frombuffer
 _FLOAT32 = np.float32
+
+
+def _floats(values: tuple[float, ...]) -> bytes:
+    return struct.pack(f"{len(values)}f", *values)
+
+
+#: the byte chunks the seat blocks and the global part are joined from
+#: _SEAT_HEAD[is_me][in_game][is_active][is_deciding]: present .. is deciding
+_SEAT_HEAD = [
+    [
+        [[_floats((1.0, me, alive, act, dec)) for dec in (0.0, 1.0)] for act in (0.0, 1.0)]
+        for alive in (0.0, 1.0)
+    ]
+    for me in (0.0, 1.0)
+]
+_ABSENT_SEATS = [bytes(4 * SEAT_BLOCK * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+_GLOBAL_HEAD_BYTES = [
+    [[[[_floats(ph) for ph in d] for d in k] for k in x] for x in m] for m in _GLOBAL_HEAD
+]
+_NO_TURN_STATE = bytes(4 * 7)
+_PACK_1 = struct.Struct("f").pack
+_PACK_2 = struct.Struct("2f").pack
+_PACK_3 = struct.Struct("3f").pack
+_PACK_6 = struct.Struct("6f").pack
+_PACK_7 = struct.Struct("7f").pack
