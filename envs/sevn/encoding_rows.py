@@ -224,6 +224,20 @@ def _other_deltas(key: tuple[int, ...]) -> tuple[list[float], list[float]]:
     return pair
 
 
+#: (values, kept-card mask) -> the seat block's value and kept-card flags as float32 bytes
+_FLAGS: dict[tuple[int, int], bytes] = {}
+
+
+def _flags(values: int, kept: int) -> bytes:
+    flags = PACK_FLAGS(
+        *LOW_FLAGS[values & LOW_MASK], *HIGH_FLAGS[values >> LOW_BITS], *KEPT_FLAGS[kept]
+    )
+    if len(_FLAGS) >= ROW_PARTS_MAX:
+        _FLAGS.clear()
+    _FLAGS[values, kept] = flags
+    return flags
+
+
 def seat_part(key: tuple[int, ...], values: int, second: bool, row: list[int]) -> tuple[Any, ...]:
     """:func:`_row_part` and :func:`_delta_pair` of a seat in one tuple, memoised in
     :data:`SEAT_PARTS` under ``key`` (``(values, second, *row)``).
@@ -283,9 +297,7 @@ def seat_part(key: tuple[int, ...], values: int, second: bool, row: list[int]) -
                     scaled[card] = lost30
                 held ^= bit
         part = (
-            PACK_FLAGS(
-                *LOW_FLAGS[values & LOW_MASK], *HIGH_FLAGS[values >> LOW_BITS], *KEPT_FLAGS[kept]
-            ),
+            _FLAGS.get((values, kept)) or _flags(values, kept),
             now,
             min(now / 60.0, 2.0),
             values.bit_count() / 7.0,
