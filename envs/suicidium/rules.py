@@ -370,7 +370,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         wp = options.pop("wp", None)
         if wp is None:
             wp = [START_WP] * n
-        if len(wp) != n or any(
+        elif len(wp) != n or any(
             isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
             for w in wp
         ):
@@ -467,10 +467,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if d == D_TARGET_PLAYER:
             entry = state.table[-1]
             card = entry[E_CARD]
+            alive = state.alive
             if EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY:
-                return [TARGET0 + s for s in range(state.num_players) if state.alive[s]]
+                return [TARGET0 + s for s in range(state.num_players) if alive[s]]
             player = entry[E_PLAYER]
-            return [TARGET0 + s for s in range(state.num_players) if state.alive[s] and s != player]
+            return [TARGET0 + s for s in range(state.num_players) if alive[s] and s != player]
         if d == D_TARGET_CARD:
             card = state.table[-1][E_CARD]
             return sorted(ON0 + state.table[i][E_CARD] for i in _card_targets(state, card))
@@ -649,13 +650,21 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         """Run everything the rules decide until a player must choose or the game ends."""
         while not state.over and state.decision == D_NONE:
             step = state.step
-            if step == ST_START_TURN:
-                self._start_turn(state)
-            elif step == ST_MAIN:
+            # the steps in order of how often they come (ST_MAIN after every card played)
+            if step == ST_MAIN:
                 if state.played >= MAX_PLAYS:  # U8: at most 3 cards
                     state.step = ST_END_MAIN
                 else:
                     state.decision, state.decider = D_MAIN, state.active
+            elif step == ST_NEXT_RESPONDER:
+                state.played = 0
+                if state.responders:
+                    state.decision, state.decider = D_RESPOND, state.responders.pop(0)
+                elif state.responded and not state.active_responding:
+                    state.active_responding = True
+                    state.decision, state.decider = D_RESPOND, state.active
+                else:
+                    state.step = ST_RESOLVE_START
             elif step == ST_END_MAIN:
                 if state.table:  # U10: responses only if a card was put on the table
                     n = state.num_players
@@ -667,20 +676,15 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     state.step = ST_NEXT_RESPONDER
                 else:
                     state.step = ST_END_TURN
-            elif step == ST_NEXT_RESPONDER:
-                state.played = 0
-                if state.responders:
-                    state.decision, state.decider = D_RESPOND, state.responders.pop(0)
-                elif state.responded and not state.active_responding:
-                    state.active_responding = True
-                    state.decision, state.decider = D_RESPOND, state.active
-                else:
-                    state.step = ST_RESOLVE_START
             elif step == ST_RESPOND:
                 if state.played >= MAX_PLAYS:
                     state.step = ST_NEXT_RESPONDER
                 else:
                     state.decision = D_RESPOND
+            elif step == ST_START_TURN:
+                self._start_turn(state)
+            elif step == ST_END_TURN:
+                self._end_turn(state)
             elif step == ST_RESOLVE_START:
                 state.phase = PH_RESOLUTION
                 state.res_active = table_activity(state.table)
@@ -688,8 +692,6 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                 state.step = ST_RESOLVE
             elif step == ST_RESOLVE:
                 self._resolve(state)
-            elif step == ST_END_TURN:
-                self._end_turn(state)
             else:  # pragma: no cover - a decision was expected
                 raise RuntimeError(f"suicidium: stuck at step {step} without a decision")
 
