@@ -204,12 +204,14 @@ def _redirect_slot_delta(state: SuicidiumState) -> int:
 def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
-    The seat blocks and the global part are one list of Python floats packed to float32 at once
-    (what depends on a seat's objects alone is memoised, :func:`_object_part`), joined with the
-    hand's and the discard pile's card planes (memoised bytes, the discard plane updated from the
-    new cards); the sparse table planes are written with one ``put`` per plane group. Every value is computed as
-    :func:`object_pile_counts`, :func:`match_chance`, :func:`projected_changes` and the per-card
-    loops did, so the vector is bit-identical to theirs (``tests/test_encoder_equivalence.py``).
+    Joined from float32 byte chunks: each seat block from its head flags (a table), its objects'
+    part (memoised per objects held, with the object pile counts and match chances:
+    :func:`_objects_part`) and two small packs; the global part from its one-hots (a table) and
+    three packs; then the hand's and the discard pile's card planes (memoised bytes, the discard
+    plane updated from the new cards) and zero planes, into which the few table and known-card
+    entries are packed. Every value is computed as :func:`object_pile_counts`,
+    :func:`match_chance`, :func:`projected_changes` and the per-card loops do, so the vector keeps
+    its recorded bits (``tests/test_observation_digests.py``).
     """
     n = state.num_players
     over = state.over
