@@ -4,10 +4,10 @@ A row's flags (values held, kept non-value cards), its hand score and its card d
 "my next card" part: the banked-score change for each card kind as the seat's next card) are
 computed once per distinct ``(values, has_second_chance, *row)`` and kept in :data:`SEAT_PARTS`.
 Rows stay put for many steps, but most draws make a new row, so the computation is written for
-speed: the card deltas of a row without bonus cards come from list comprehensions over the row's
-sums, a row with bonus cards takes the general :func:`_delta_pair`. Both give the same numbers
-(same types, 0.0 vs -0.0 included) as scoring the row with each card
-(``tests/test_sevn_card_deltas.py``).
+speed: a row without bonus cards is summed once and its deltas are joined from pieces memoised
+per a few of its sums (:func:`_value_deltas`, :func:`_other_deltas`); a row with bonus cards
+takes the general :func:`_delta_pair`. Both give the same numbers (same types, 0.0 vs -0.0
+included) as scoring the row with each card (``tests/test_sevn_card_deltas.py``).
 """
 
 from __future__ import annotations
