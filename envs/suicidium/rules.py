@@ -487,12 +487,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         """U7/U9: draw k (0 only if a card can then be played), or discard one and draw one."""
         hand = state.hands[seat]
         kmax = _draw_max(state, seat)
-        acts = []
-        if not state.skip_main_now and _can_open_main(hand):
-            acts.append(DRAW0)
-        acts.extend(range(DRAW0 + 1, DRAW0 + kmax + 1))
+        # draw 0 only if a card can then be played (kmax is below 1 with a full hand)
+        acts = [DRAW0] if not state.skip_main_now and _can_open_main(hand) else []
+        acts += range(DRAW0 + 1, DRAW0 + kmax + 1)
         if len(hand) >= HAND_SIZE:
-            acts.extend(sorted(DISCARD0 + c for c in hand))
+            acts += sorted([DISCARD0 + c for c in hand])
         return acts
 
     # ---- action text -------------------------------------------------------------------------------
@@ -1405,10 +1404,10 @@ def _card_targets(state: SuicidiumState, response: int) -> list[int]:
 
 def _can_open_main(hand: list[int]) -> bool:
     """A card playable on an empty table: any POINTS or EVENT card (U8)."""
-    for c in hand:
-        if KIND[c] != RESPONSE:
-            return True
-    return False
+    return any(map(_OPENS.__getitem__, hand))
+
+
+_OPENS: list[bool] = [KIND[c] != RESPONSE for c in range(NUM_CARDS)]
 
 
 def _shielded(state: SuicidiumState, seat: int) -> bool:
