@@ -77,7 +77,7 @@ from envs.sevn.encoding_tables import (
     set_aside_bytes,
 )
 from envs.sevn.encoding_view import bust_chance, next_card_counts, render, view
-from envs.sevn.rules import IN_HAND, MAX_PLAYERS, SevnState
+from envs.sevn.rules import IN_HAND, MAX_PLAYERS, NUM_CARD_KINDS, SevnState
 
 __all__ = [
     "OBS_SIZE",
@@ -95,6 +95,8 @@ __all__ = [
 _JOIN = bytearray().join
 _FROMBUFFER = np.frombuffer
 _FLOAT32 = np.float32
+_NO_SET_ASIDE = bytes(4 * 2 * NUM_CARD_KINDS)
+_NO_QUEUE = bytes(4 * QUEUE_SHOWN * MAX_PLAYERS)
 
 
 def encode(state: SevnState, seat: int) -> np.ndarray:
@@ -192,10 +194,16 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
     add(ABSENT_BYTES[n])
     add(DECISION_BYTES[0 if over else state.decision])
     set_aside = state.set_aside
-    key = tuple(set_aside[:2])
-    add(SET_ASIDE_BYTES.get(key) or set_aside_bytes(key))
-    key = tuple(queue[:QUEUE_SHOWN])
-    add(QUEUE_BYTES.get(key) or queue_bytes(key))
+    if set_aside:
+        key = tuple(set_aside[:2])
+        add(SET_ASIDE_BYTES.get(key) or set_aside_bytes(key))
+    else:
+        add(_NO_SET_ASIDE)
+    if queue:
+        key = tuple(queue[:QUEUE_SHOWN])
+        add(QUEUE_BYTES.get(key) or queue_bytes(key))
+    else:
+        add(_NO_QUEUE)
     q = len(queue) / 10.0
     add(PACK_3(2.0 if q > 2.0 else q, state.deal_pos < n and not over, len(draw_pile) / 120.0))
     add(draw_entry[4])
@@ -213,8 +221,11 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
             me = 0.0
         else:
             add(mine[7])
-            scaled = mine[6]
-            held = [scaled[c] for c in set_aside[:2]] + [0.0, 0.0]
             me = each[seat]
+            if set_aside:  # 0.0 for a card not set aside
+                scaled = mine[6]
+                held = [scaled[set_aside[0]], scaled[set_aside[1]] if len(set_aside) > 1 else 0.0]
+            else:
+                held = [0.0, 0.0]
         add(PACK_TAIL(me, *each, held[0], held[1]))
     return _FROMBUFFER(_JOIN(out), _FLOAT32)
