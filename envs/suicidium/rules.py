@@ -874,11 +874,13 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     return
         # every card to the discard pile, except placed lasting events and stolen cards (U11, U24)
         everyone = (1 << state.num_players) - 1
+        # thieves only where a STEAL_PLAYED response lies on the table (U24)
+        steals = any([_STEALS[e[E_CARD]] for e in table])
         for i, entry in enumerate(table):
             if entry[E_PLACED]:
                 continue
             card = entry[E_CARD]
-            _, _, thief = card_modifiers(table, state.res_active, i)
+            thief = card_modifiers(table, state.res_active, i)[2] if steals else -1
             if thief >= 0 and state.alive[thief]:
                 state.hands[thief].append(card)
                 state.known_by[card] = everyone
@@ -1408,6 +1410,7 @@ def _can_open_main(hand: list[int]) -> bool:
 
 
 _OPENS: list[bool] = [KIND[c] != RESPONSE for c in range(NUM_CARDS)]
+_STEALS: list[bool] = [EFFECT[c] == E_STEAL_PLAYED for c in range(NUM_CARDS)]
 
 
 def _shielded(state: SuicidiumState, seat: int) -> bool:
