@@ -50,9 +50,9 @@ PUBLIC = {
 
 @pytest.mark.parametrize("game", sorted(PUBLIC))
 def test_public_names_importable_from_encoding(game):
-    module = importlib.import_module(f"envs.{game}.encoding")
+    module = importlib.import_module(f"cardarena.envs.{game}.encoding")
     missing = [name for name in PUBLIC[game] if not hasattr(module, name)]
-    assert not missing, f"envs.{game}.encoding lost {missing}"
+    assert not missing, f"cardarena.envs.{game}.encoding lost {missing}"
     assert set(PUBLIC[game]) <= set(module.__all__)
 
 

@@ -54,9 +54,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.sevn.encoding_piles import pile_entry, row_record
-from envs.sevn.encoding_rows import SEAT_PARTS, card_deltas, seat_part
-from envs.sevn.encoding_tables import (
+from cardarena.envs.sevn.encoding_piles import pile_entry, row_record
+from cardarena.envs.sevn.encoding_rows import SEAT_PARTS, card_deltas, seat_part
+from cardarena.envs.sevn.encoding_tables import (
     ABSENT_BYTES,
     DECISION_BYTES,
     FLAG_BYTES,
@@ -76,8 +76,8 @@ from envs.sevn.encoding_tables import (
     queue_bytes,
     set_aside_bytes,
 )
-from envs.sevn.encoding_view import bust_chance, next_card_counts, render, view
-from envs.sevn.rules import IN_HAND, MAX_PLAYERS, NUM_CARD_KINDS, SevnState
+from cardarena.envs.sevn.encoding_view import bust_chance, next_card_counts, render, view
+from cardarena.envs.sevn.rules import IN_HAND, MAX_PLAYERS, NUM_CARD_KINDS, SevnState
 
 __all__ = [
     "OBS_SIZE",

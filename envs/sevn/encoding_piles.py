@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.sevn.encoding_tables import PACK_INTO_F, PACK_KINDS
-from envs.sevn.rules import DECK_COUNTS, NUM_CARD_KINDS
+from cardarena.envs.sevn.encoding_tables import PACK_INTO_F, PACK_KINDS
+from cardarena.envs.sevn.rules import DECK_COUNTS, NUM_CARD_KINDS
 
 #: id(pile) -> [pile, its length, its cards as first seen plus those added since, count per card
 #: kind, the counts / their deck counts as float32 bytes, records, direction]: a running

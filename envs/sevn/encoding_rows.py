@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.sevn.encoding_tables import (
+from cardarena.envs.sevn.encoding_tables import (
     HIGH_FLAGS,
     KEPT_BIT,
     KEPT_FLAGS,
@@ -25,7 +25,7 @@ from envs.sevn.encoding_tables import (
     PACK_KINDS,
     floats,
 )
-from envs.sevn.rules import (
+from cardarena.envs.sevn.rules import (
     BALLAST_M2,
     CARD_VALUE,
     FEATHERWEIGHT,

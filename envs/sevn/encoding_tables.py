@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.sevn.rules import (
+from cardarena.envs.sevn.rules import (
     DECK_COUNTS,
     FEATHERWEIGHT,
     LAST_VALUE_CARD,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.sevn.rules import (
+from cardarena.envs.sevn.rules import (
     CARD_CODES,
     CARD_VALUE,
     DECISION_NAMES,

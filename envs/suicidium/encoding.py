@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.suicidium.encoding_layout import (
+from cardarena.envs.suicidium.encoding_layout import (
     _ABSENT_SEATS,
     _FIFTHS,
     _FLOAT32,
@@ -84,21 +84,21 @@ from envs.suicidium.encoding_layout import (
     P_WORKS,
     SEAT_BLOCK,
 )
-from envs.suicidium.encoding_parts import (
+from cardarena.envs.suicidium.encoding_parts import (
     _HAND_PLANES,
     _OBJECT_PARTS,
     _discard_plane,
     _object_part,
     _plane,
 )
-from envs.suicidium.encoding_view import (
+from cardarena.envs.suicidium.encoding_view import (
     match_chance,
     object_pile_counts,
     projected_changes,
     render,
     view,
 )
-from envs.suicidium.rules import (
+from cardarena.envs.suicidium.rules import (
     AMOUNT,
     BOOTH,
     D_TARGET_CARD,

@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 
-from envs.suicidium.rules import (
+from cardarena.envs.suicidium.rules import (
     BASE_OBJECTS,
     MAX_PLAYERS,
     NUM_CARDS,

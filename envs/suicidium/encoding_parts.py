@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.suicidium.encoding_layout import _ONE, _PLANE_BYTES
-from envs.suicidium.rules import (
+from cardarena.envs.suicidium.encoding_layout import _ONE, _PLANE_BYTES
+from cardarena.envs.suicidium.rules import (
     BOOTH,
     NUM_OBJECT_TYPES,
 )

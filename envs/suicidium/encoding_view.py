@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.suicidium.rules import (
+from cardarena.envs.suicidium.rules import (
     AMOUNT,
     BASE_OBJECTS,
     BOOTH,
