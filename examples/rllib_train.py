@@ -20,7 +20,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-import envs  # noqa: F401  (registers the cardarena/<game>-v0 gymnasium ids)
+import envs  # registers the cardarena/<game>-v0 gymnasium ids
 
 OBS, LOGITS = Columns.OBS, Columns.ACTION_DIST_INPUTS
 
@@ -31,7 +31,10 @@ class MaskedObs(gym.ObservationWrapper):
 
     def __init__(self, config: dict[str, Any]) -> None:
         config = dict(config)  # game, opponents, and game options such as num_players
-        env = gym.make(f"cardarena/{config.pop('game')}-v0", illegal_action="raise", **config)
+        # the id is cardarena/<game>-v<version>; naming `envs` here also makes Ray's remote env
+        # runners import it (the class itself is shipped by value), which registers the ids
+        env_id = envs.get_spec(config.pop("game")).env_id
+        env = gym.make(env_id, illegal_action="raise", **config)
         super().__init__(env)
         space, ones = env.observation_space, np.ones(env.action_space.n, np.float32)
         low, high = np.concatenate([space.low, 0 * ones]), np.concatenate([space.high, ones])

@@ -8,6 +8,8 @@ RLlib is not installed.
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -31,8 +33,10 @@ EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "rllib_train.py"
 def example():
     spec = importlib.util.spec_from_file_location("rllib_train_example", EXAMPLE)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would (cloudpickle looks it up there)
     spec.loader.exec_module(module)
-    return module
+    yield module
+    del sys.modules[spec.name]
 
 
 def test_masked_module_never_samples_an_illegal_action(example):
@@ -54,6 +58,29 @@ def test_masked_module_never_samples_an_illegal_action(example):
     for _ in range(20):
         actions = dist.sample().numpy()
         assert masks[np.arange(len(actions)), actions].all()
+
+
+def test_env_builds_where_only_ray_ships_the_class(example):
+    """On a cluster, Ray ships the script's classes by value to the env runners, which never ran
+    the script's ``import envs``: the env must still find its gymnasium id there. A fresh
+    interpreter that has not imported the suite unpickles the class and builds the env."""
+    ray.cloudpickle.register_pickle_by_value(example)
+    try:
+        shipped = ray.cloudpickle.dumps(example.MaskedObs)
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(example)
+    code = (
+        "import pickle, sys\n"
+        "assert 'envs' not in sys.modules\n"
+        "env = pickle.loads(sys.stdin.buffer.read())({'game': 'flip6', 'opponents': 'random'})\n"
+        "obs, _ = env.reset(seed=0)\n"
+        "print(obs.shape[0] - env.action_space.n)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=shipped, capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert int(done.stdout) == example.envs.get_spec("flip6").obs_size
 
 
 def test_rllib_trains_two_iterations_against_an_opponent_pool(example, capsys):
