@@ -31,12 +31,9 @@ class MaskedObs(gym.ObservationWrapper):
 
     def __init__(self, config: dict[str, Any]) -> None:
         config = dict(config)  # game, opponents, and game options such as num_players
-        # the id is cardarena/<game>-v<version>; naming `envs` here also makes Ray's remote env
-        # runners import it (the class itself is shipped by value), which registers the ids
-        env_id = envs.get_spec(config.pop("game")).env_id
-        env = gym.make(env_id, illegal_action="raise", **config)
-        super().__init__(env)
-        space, ones = env.observation_space, np.ones(env.action_space.n, np.float32)
+        env_id = envs.get_spec(config.pop("game")).env_id  # Ray's env runners import envs here
+        super().__init__(gym.make(env_id, illegal_action="raise", **config))
+        space, ones = self.env.observation_space, np.ones(self.env.action_space.n, np.float32)
         low, high = np.concatenate([space.low, 0 * ones]), np.concatenate([space.high, ones])
         self.observation_space = gym.spaces.Box(low, high, dtype=np.float32)
 
