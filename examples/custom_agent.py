@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.evaluation.report import leaderboard_text
-from agents.evaluation.tournament import run_tournament
+from cardarena.agents.base import Agent
+from cardarena.agents.evaluation.report import leaderboard_text
+from cardarena.agents.evaluation.tournament import run_tournament
 
 STAY, HIT, TARGET0 = 0, 1, 2  # flip6's actions (docs/rules/flip6.md)
 NUMBERS = ["ZERO", "1", "2", "3", "4", "5", "6"]  # card codes of the values 0..6

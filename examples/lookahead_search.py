@@ -16,8 +16,8 @@ import argparse
 
 import numpy as np
 
-import envs
-from agents import make_agent
+from cardarena import envs
+from cardarena.agents import make_agent
 
 
 def lookahead(env, seat: int, rollouts: int, rng: np.random.Generator) -> int:

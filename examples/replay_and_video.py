@@ -4,7 +4,7 @@
     python examples/replay_and_video.py --game ratatat --agents tracker greedy --seat 0 --out replays/x
 
 The replay (JSON lines, envs/core/replay) steps through with
-``python -m agents.tools.replay FILE --seat 0``. Frames come from ``render_mode="rgb_array"``;
+``python -m cardarena.agents.tools.replay FILE --seat 0``. Frames come from ``render_mode="rgb_array"``;
 they are written with Pillow (already installed with matplotlib), so no video encoder is needed.
 With moviepy installed, gymnasium's ``RecordVideo`` wrapper writes MP4s of the single-agent env
 (``gymnasium.make("cardarena/flip6-v0", render_mode="rgb_array")``) instead.
@@ -17,9 +17,9 @@ from pathlib import Path
 
 from PIL import Image
 
-import envs
-from agents import make_agent
-from envs.core.replay import record_game, replay_name, verify
+from cardarena import envs
+from cardarena.agents import make_agent
+from cardarena.envs.core.replay import record_game, replay_name, verify
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
     first, *rest = [Image.fromarray(f) for f in frames]
     first.save(gif, save_all=True, append_images=rest, duration=int(1000 / args.fps), loop=0)
     print(f"{gif}: {len(frames)} frames; step through the replay with: "
-          f"python -m agents.tools.replay {path} --seat 0")  # fmt: skip
+          f"python -m cardarena.agents.tools.replay {path} --seat 0")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-import envs  # registers the cardarena/<game>-v0 gymnasium ids
+from cardarena import envs  # registers the cardarena/<game>-v0 gymnasium ids
 
 OBS, LOGITS = Columns.OBS, Columns.ACTION_DIST_INPUTS
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import gymnasium as gym
 from sb3_contrib import MaskablePPO
 
-import envs  # noqa: F401  (registers the cardarena/<game>-v0 gymnasium ids)
-from agents.evaluation.report import leaderboard_text
-from agents.evaluation.tournament import run_tournament
+from cardarena import envs  # noqa: F401  (registers the cardarena/<game>-v0 gymnasium ids)
+from cardarena.agents.evaluation.report import leaderboard_text
+from cardarena.agents.evaluation.tournament import run_tournament
 
 
 def main(argv: list[str] | None = None) -> None:
