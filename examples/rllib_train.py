@@ -31,9 +31,7 @@ class MaskedObs(gym.ObservationWrapper):
 
     def __init__(self, config: dict[str, Any]) -> None:
         config = dict(config)  # game, opponents, and game options such as num_players
-        env_id = envs.get_spec(
-            config.pop("game")
-        ).env_id  # Ray's env runners import cardarena.envs here
+        env_id = envs.get_spec(config.pop("game")).env_id  # runners import cardarena.envs here
         super().__init__(gym.make(env_id, illegal_action="raise", **config))
         space, ones = self.env.observation_space, np.ones(self.env.action_space.n, np.float32)
         low, high = np.concatenate([space.low, 0 * ones]), np.concatenate([space.high, ones])
