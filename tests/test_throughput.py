@@ -1,12 +1,12 @@
 """Throughput regression check: every game's AEC loop through ``env()`` stays at least three
 times as fast as PettingZoo's texas_holdem_v4 in the plain (training) loop.
 
-The plain loop is ``reset(seed)`` once and ``reset()`` between games (bench/throughput.py's
+The plain loop is ``reset(seed)`` once and ``reset()`` between games (bench/aec_timing.py's
 ``aec_steps_per_second``); texas_holdem_v4 rebuilds its rlcard env on every *seeded* reset, which
 halves its speed, so a seeded loop would hide a regression like sevn's (about 5x down to 2.5x in
 the seeded loop, 1.4x in the plain one) behind a flattering ratio.
 
-The ratio is measured in one short run, the two envs interleaved (``bench/throughput.py``'s
+The ratio is measured in one short run, the two envs interleaved (``bench/aec_timing.py``'s
 ``aec_ratio``: texas, game, texas, game, ... and the median of the pairs), so the machine's speed
 and load cancel out. A ratio under the bar is measured once more, longer, before the test fails.
 Timing-sensitive, so these tests are marked ``serial`` and run alone, after the parallel part
@@ -22,7 +22,7 @@ import envs
 
 pytest.importorskip("rlcard")  # texas_holdem_v4 needs it (a dev dependency)
 
-from bench.throughput import aec_ratio  # noqa: E402
+from bench.aec_timing import aec_ratio  # noqa: E402
 
 #: the bar: plain-loop AEC steps/s of a game over texas_holdem_v4's, same loop, same run
 MIN_RATIO = 3.0
