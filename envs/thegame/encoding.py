@@ -63,7 +63,8 @@ _ALL_CARDS = (1 << (LOWEST + NUM_CARDS)) - (1 << LOWEST)  # bits 2..99
 # ---- tables of the fast encoder ------------------------------------------------------------------
 #: _BITS14[b]: the 14 bits of b (lowest first) as float32 0.0/1.0 bytes (16,384 x 56 bytes); a
 #: card vector is 7 of them
-_BITS14 = [struct.pack("14f", *(float(b >> i & 1) for i in range(14))) for b in range(1 << 14)]
+_BITS7 = [struct.pack("7f", *(float(b >> i & 1) for i in range(7))) for b in range(1 << 7)]
+_BITS14 = [low + high for high in _BITS7 for low in _BITS7]
 assert NUM_CARDS == 7 * 14
 _PACK_TAIL = struct.Struct(f"{OBS_SIZE - 3 * NUM_CARDS}f").pack
 _PACK_PILES = struct.Struct(f"{PILE_BLOCK * NUM_PILES}f").pack
