@@ -143,20 +143,20 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
     get = ROW_PARTS.get
     out: list[Any] = []
     add = out.append
-    s = 0
-    for status, values, life, double, score, row in zip(
-        state.status,
-        state.values,
-        state.has_life,
-        state.has_double,
-        scores,
-        tables,
-        strict=True,
-    ):
+    statuses = state.status
+    values_of = state.values
+    life_of = state.has_life
+    double_of = state.has_double
+    for s in range(n):
+        status = statuses[s]
+        values = values_of[s]
+        life = life_of[s]
+        double = double_of[s]
+        score = scores[s]
+        row = tables[s]
         part = get((values, double, *row)) or row_part(values, double, row)
         flags, bits6, rs, rs30, bonus, cards10, flip3, freeze, held = part
         add(heads[s][status])
-        s += 1
         if status == IN_ROUND:
             # hit_value: sums over the values held and over the others (exact, see above)
             p_dup = sum(map(p_get, held))
