@@ -2,6 +2,7 @@
 
     python bench/throughput.py [--seconds 2] [--repeats 3] [--games flip6 ...] [--rss-games 10000]
     python bench/throughput.py --profile sevn/8 [--seconds 5]     # cProfile of one AEC loop
+    python bench/throughput.py --clock cpu ...    # thread CPU time: a machine shared with other jobs
 
 What is measured, for every game at 2 (or its minimum, and 1 for a solitaire), 4 and its maximum
 player count (bench/README.md has the latest figures):
@@ -24,7 +25,8 @@ player count (bench/README.md has the latest figures):
 * Peak RSS: a fresh process playing ``--rss-games`` random games through the AEC loop above, per
   game at ``--rss-players`` (4) players; the long games (sevn, suicidium) run last.
 
-Every figure is the median of ``--repeats`` timed runs of ``--seconds``. Prints a table and writes
+Every figure is the median of ``--repeats`` timed runs of ``--seconds`` (wall seconds, or with
+``--clock cpu`` this thread's CPU seconds, which leave out the waits for a core on a busy machine). Prints a table and writes
 JSON (``--out``, default bench/results/throughput.json).
 """
 
@@ -55,6 +57,7 @@ from bench.aec_timing import (  # noqa: E402
     player_counts,
     profile,
     texas_env,
+    use_clock,
 )
 from bench.peak_rss import rss_section  # noqa: E402
 
@@ -146,8 +149,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--no-throughput", action="store_true", help="skip the timings (peak RSS runs only)"
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time with the wall clock (default) or the thread's CPU time (a machine shared with "
+        "other jobs: leaves out the time spent waiting for a core)",
+    )
     parser.add_argument("--profile", metavar="GAME/N", help="only profile one AEC loop")
     args = parser.parse_args(argv)
+    use_clock(args.clock)
     if args.profile:
         profile(args.profile, args.seconds)
         return {}
@@ -162,6 +173,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "cpus": os.cpu_count(),
             "load_average": list(os.getloadavg()),
         },
+        "clock": args.clock,
         "seconds": args.seconds,
         "repeats": args.repeats,
         "peers": {},
