@@ -26,8 +26,9 @@ player count (bench/README.md has the latest figures):
   game at ``--rss-players`` (4) players; the long games (sevn, suicidium) run last.
 
 Every figure is the median of ``--repeats`` timed runs of ``--seconds`` (wall seconds, or with
-``--clock cpu`` this thread's CPU seconds, which leave out the waits for a core on a busy machine). Prints a table and writes
-JSON (``--out``, default bench/results/throughput.json).
+``--clock cpu`` this thread's CPU seconds, which leave out the waits for a core on a busy
+machine). Prints a table and writes JSON (``--out``, default bench/results/throughput.json). The
+timed loops are in ``bench/aec_timing.py``, the peak-RSS runs in ``bench/peak_rss.py``.
 """
 
 from __future__ import annotations
