@@ -39,7 +39,6 @@ from typing import Any
 import numpy as np
 
 from envs.flip6.encoding_tables import (
-    _ODDS,
     ABSENT_BYTES,
     DECISION_BYTES,
     DISCARDS,
@@ -50,14 +49,15 @@ from envs.flip6.encoding_tables import (
     HEADS,
     JOIN,
     OBS_SIZE,
+    ODDS,
     PACK_MID,
     PACK_SEAT,
     ROW_PARTS,
     SEAT_BLOCK,
     SEAT_COUNT_BYTES,
     TAIL,
-    _f32,
     discard_entry,
+    f32,
     row_part,
 )
 from envs.flip6.encoding_text import hit_value, next_card_odds, render, unseen_counts, view
@@ -121,17 +121,17 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
     total = sum(source)
     e, f, f3 = source[EXTRA_LIFE], source[FREEZE], source[FLIP3]
     if total > 0:
-        row_odds = _ODDS[total]
+        row_odds = ODDS[total]
         odds = list(map(row_odds.__getitem__, source[:7]))
         odds_double = row_odds[source[DOUBLE]]
         if 0 <= e <= 1 and 0 <= f <= 1 and 0 <= f3 <= 1:
             hit_tail = TAIL[total][e][f][f3]
         else:  # float(odds[EXTRA_LIFE]) + 0.5 * float(odds[FREEZE] + odds[FLIP3]) (float32 sum)
-            hit_tail = row_odds[e] + 0.5 * _f32(row_odds[f] + row_odds[f3])
+            hit_tail = row_odds[e] + 0.5 * f32(row_odds[f] + row_odds[f3])
     else:
         odds = list(map(float, source[:7]))
         odds_double = float(source[DOUBLE])
-        hit_tail = float(e) + 0.5 * _f32(float(f) + float(f3))
+        hit_tail = float(e) + 0.5 * f32(float(f) + float(f3))
     weighted = list(map(mul, odds, _SEVEN))
     all_odds = sum(odds)
     all_weighted = sum(weighted)

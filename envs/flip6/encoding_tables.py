@@ -21,13 +21,13 @@ OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + 4 + 1 + 1 + NUM_CARD_KINDS * 2 + MAX_PLAYE
 # ---- tables of the fast encoder (exact float32 arithmetic of the original, precomputed) ---------
 
 
-def _f32(x: float) -> float:
+def f32(x: float) -> float:
     """``x`` rounded to float32 (as numpy rounds a float64), as a Python float."""
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
-#: _ODDS[total][count]: float32(count) / float32(total) as a Python float (next_card_odds)
-_ODDS = [[0.0]] + [
+#: ODDS[total][count]: float32(count) / float32(total) as a Python float (next_card_odds)
+ODDS = [[0.0]] + [
     (np.arange(total + 1, dtype=np.float32) / np.float32(total)).tolist()
     for total in range(1, sum(DECK_COUNTS) + 1)
 ]
@@ -92,7 +92,7 @@ def row_part(values: int, double: bool, row: list[int]) -> tuple[Any, ...]:
 #: odds[FLIP3]), the seat-free end of hit_value, for the counts of one-copy cards (0 or 1)
 TAIL = [None] + [
     [
-        [[_ODDS[t][e] + 0.5 * _f32(_ODDS[t][f] + _ODDS[t][f3]) for f3 in (0, 1)] for f in (0, 1)]
+        [[ODDS[t][e] + 0.5 * f32(ODDS[t][f] + ODDS[t][f3]) for f3 in (0, 1)] for f in (0, 1)]
         for e in (0, 1)
     ]
     for t in range(1, sum(DECK_COUNTS) + 1)
