@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import envs  # noqa: E402
+from cardarena import envs  # noqa: E402
 
 #: the clock of every timing here: wall time (``time.perf_counter``, the default) or, with
 #: :func:`use_clock` ("cpu"), this thread's CPU time (``time.thread_time``): on a machine shared

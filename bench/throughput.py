@@ -46,7 +46,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import envs  # noqa: E402
 from bench.aec_timing import (  # noqa: E402
     aec_ratio,
     aec_steps_per_second,
@@ -61,6 +60,7 @@ from bench.aec_timing import (  # noqa: E402
     use_clock,
 )
 from bench.peak_rss import rss_section  # noqa: E402
+from cardarena import envs  # noqa: E402
 
 __all__ = [
     "aec_ratio",

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.flip6.encoding_tables import (
+from cardarena.envs.flip6.encoding_tables import (
     ABSENT_BYTES,
     DECISION_BYTES,
     DISCARDS,
@@ -60,8 +60,14 @@ from envs.flip6.encoding_tables import (
     f32,
     row_part,
 )
-from envs.flip6.encoding_text import hit_value, next_card_odds, render, unseen_counts, view
-from envs.flip6.rules import (
+from cardarena.envs.flip6.encoding_text import (
+    hit_value,
+    next_card_odds,
+    render,
+    unseen_counts,
+    view,
+)
+from cardarena.envs.flip6.rules import (
     BUSTED,
     DECK_COUNTS,
     DOUBLE,

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.flip6.rules import DECK_COUNTS, FLIP3, FREEZE, MAX_PLAYERS, NUM_CARD_KINDS
+from cardarena.envs.flip6.rules import DECK_COUNTS, FLIP3, FREEZE, MAX_PLAYERS, NUM_CARD_KINDS
 
 SEAT_BLOCK = 31
 OBS_SIZE = SEAT_BLOCK * MAX_PLAYERS + 4 + 1 + 1 + NUM_CARD_KINDS * 2 + MAX_PLAYERS + 4 + 1

@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.ratatat.encoding_text import (
+from cardarena.envs.ratatat.encoding_text import (
     estimate_row,
     mean_unseen_number,
     owes_last_turn,
@@ -57,7 +57,7 @@ from envs.ratatat.encoding_text import (
     unseen_counts,
     view,
 )
-from envs.ratatat.rules import (
+from cardarena.envs.ratatat.rules import (
     DECISION_NAMES,
     DECK_COUNTS,
     MAX_PLAYERS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.ratatat.rules import (
+from cardarena.envs.ratatat.rules import (
     CARD_CODES,
     DECISION_NAMES,
     DECK_COUNTS,
