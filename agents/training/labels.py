@@ -41,8 +41,11 @@ class _Labeller:
     uses_view = False
 
     def __init__(self, search: Any, seat: int, rows: list[dict[str, Any]], game: int) -> None:
+        from agents.search.pimc import PimcAgent
+
         self.search, self.seat, self.rows, self.game = search, seat, rows, game
         self.name = getattr(search, "name", "search")
+        self.pimc = isinstance(search, PimcAgent)
 
     def set_worlds(self, worlds: Any) -> None:
         self.search.set_worlds(worlds)
@@ -58,7 +61,7 @@ class _Labeller:
         if self.search.last_scores is not None:
             legal, values = self.search.last_scores
             scores[legal] = values
-            if self.search.name.startswith("pimc"):
+            if self.pimc:  # its scores are mean values; the best is the search's value
                 value = float(max(values))
         self.rows.append(
             {
