@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import train
-from agents.training.config import from_dict, load_config
-from agents.training.expert_iteration import build_learner, network_layers
-from agents.training.labels import FIELDS, label_games
-from envs.core.engine import ConfigError
+from cardarena.agents.training.config import from_dict, load_config
+from cardarena.agents.training.expert_iteration import build_learner, network_layers
+from cardarena.agents.training.labels import FIELDS, label_games
+from cardarena.envs.core.engine import ConfigError
 
 TEACHER = "pimc:worlds=2,rollout=ev"
 
@@ -49,7 +49,7 @@ def test_a_round_runs_end_to_end_and_agreement_with_the_labels_rises(tmp_path):
     assert round0["agreement_after"] > round0["agreement_before"] + 0.1
     assert summary["final_eval"]["against"] == "ev"
     assert (run / "round_0.zip").is_file() and (run / "final.zip").is_file()
-    from agents import make_agent
+    from cardarena.agents import make_agent
 
     make_agent("flip6", str(run / "final.zip"))  # a checkpoint the zoo and evaluate.py read
 

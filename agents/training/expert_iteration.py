@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.training.config import TrainConfig
-from agents.training.labels import concat, label_games
-from envs.core.engine import ConfigError
+from cardarena.agents.training.config import TrainConfig
+from cardarena.agents.training.labels import concat, label_games
+from cardarena.envs.core.engine import ConfigError
 
 
 def build_learner(cfg: TrainConfig) -> Any:
@@ -43,8 +43,8 @@ def build_learner(cfg: TrainConfig) -> Any:
     import gymnasium as gym
     import torch
 
-    from agents.training.masked_policy import FastMaskablePolicy
-    from envs.core.registry import get_spec
+    from cardarena.agents.training.masked_policy import FastMaskablePolicy
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(cfg.game)
     engine = spec.make_engine(**cfg.env)
@@ -63,7 +63,7 @@ def build_learner(cfg: TrainConfig) -> Any:
 def network_layers(policy: Any) -> list[tuple[np.ndarray, np.ndarray, str]]:
     """The actor of a live policy as plain ``(weights, bias, activation)`` data (it pickles, so
     it travels to label workers and Ray tasks)."""
-    from agents.checkpoint import actor_layers, state_arrays
+    from cardarena.agents.checkpoint import actor_layers, state_arrays
 
     name = policy.activation_fn.__name__.lower()
     return actor_layers({"policy": {"activation": name}}, state_arrays(policy), "policy")
@@ -102,7 +102,7 @@ def agreement(policy: Any, labels: dict[str, np.ndarray]) -> float:
     """Share of label rows where the network's greedy choice is the search's action."""
     import torch
 
-    from agents.training.masked_policy import masked_log_probs
+    from cardarena.agents.training.masked_policy import masked_log_probs
 
     if not len(labels["action"]):
         return float("nan")
@@ -127,7 +127,7 @@ def fit(
     ``values``; returns the last pass's mean loss."""
     import torch
 
-    from agents.training.masked_policy import masked_log_probs
+    from cardarena.agents.training.masked_policy import masked_log_probs
 
     obs_t = torch.as_tensor(labels["obs"])
     mask = labels["mask"]
@@ -171,7 +171,7 @@ def run_rounds(
 ) -> list[dict[str, Any]]:
     """The ``expert_iteration.rounds`` rounds on ``learner`` (``trained``: it already plays, e.g.
     after a warm start, so round 0's rollouts may use it); one summary per round."""
-    from agents.training.checkpoints import save_model
+    from cardarena.agents.training.checkpoints import save_model
 
     ex = cfg.expert_iteration
     kept: list[dict[str, np.ndarray]] = []
@@ -246,12 +246,12 @@ def train_expert_iteration(
     the run directory."""
     import torch
 
-    from agents.policy import NumpyActor
-    from agents.training.checkpoints import atomic_write, save_model
-    from agents.training.learner_eval import eval_opponents, evaluate_actor
-    from agents.training.trainer import _prepare_run_dir
-    from agents.training.warm_start import warm_start
-    from envs.core.registry import get_spec
+    from cardarena.agents.policy import NumpyActor
+    from cardarena.agents.training.checkpoints import atomic_write, save_model
+    from cardarena.agents.training.learner_eval import eval_opponents, evaluate_actor
+    from cardarena.agents.training.trainer import _prepare_run_dir
+    from cardarena.agents.training.warm_start import warm_start
+    from cardarena.envs.core.registry import get_spec
 
     if workers < 1:
         raise ConfigError(f"workers must be at least 1, got {workers}")

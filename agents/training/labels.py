@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core import seeding
-from envs.core.engine import CardArenaError, ConfigError
+from cardarena.envs.core import seeding
+from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 #: the seeding path of labelling deals: ``derive(seed, LABEL_PATH, round, game)``
 LABEL_PATH = 6
@@ -41,7 +41,7 @@ class _Labeller:
     uses_view = False
 
     def __init__(self, search: Any, seat: int, rows: list[dict[str, Any]], game: int) -> None:
-        from agents.search.pimc import PimcAgent
+        from cardarena.agents.search.pimc import PimcAgent
 
         self.search, self.seat, self.rows, self.game = search, seat, rows, game
         self.name = getattr(search, "name", "search")
@@ -79,7 +79,7 @@ class _Labeller:
 
 def _network_players(layers: list[tuple[np.ndarray, np.ndarray, str]]):
     """``make(num_players)``: greedy players of the network ``layers`` (one actor, shared)."""
-    from agents.policy import NumpyActor, PolicyAgent
+    from cardarena.agents.policy import NumpyActor, PolicyAgent
 
     actor = NumpyActor(layers)
 
@@ -99,9 +99,9 @@ def play_label_games(
     games: list[int],
 ) -> dict[str, np.ndarray]:
     """The label rows of ``games`` (indices of round ``round_index``), in game order."""
-    from agents import make_agent
-    from envs.core.loop import play
-    from envs.core.registry import get_spec
+    from cardarena.agents import make_agent
+    from cardarena.envs.core.loop import play
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
@@ -214,7 +214,7 @@ def _run_pool(jobs: list[tuple], workers: int) -> list[dict[str, np.ndarray]]:
 
 
 def _run_ray(jobs: list[tuple], workers: int, address: str | None) -> list[dict[str, np.ndarray]]:
-    from agents.evaluation.backends import _user_paths, check_ray
+    from cardarena.agents.evaluation.backends import _user_paths, check_ray
 
     check_ray()
     import ray
