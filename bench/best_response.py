@@ -1,0 +1,305 @@
+"""How exploitable is an agent? An approximate best response, trained against it and measured.
+
+    python bench/best_response.py --game flip6 --target ev zoo:flip6 --num-players 4 \
+        --timesteps 150000 --eval-games 2000 --seed 0 --out bench/results/br_flip6.json
+
+For each target, MaskablePPO (the project's training code: :func:`agents.training.config.from_dict`
+defaults, :func:`agents.training.trainer.build_model`, the single-agent
+:class:`envs.core.single_agent.SelfPlayEnv`) is trained for ``--timesteps`` learner decisions with
+the target frozen in every other seat (the learner in a random seat each game), and nothing else.
+Then the learner (greedy, as a checkpoint) plays the target on fresh deck seeds through the
+evaluator's own code (:func:`agents.evaluation.tournament.run_tournament`: every deck seed under
+every seat rotation): its win rate, with a 95% Wilson interval over the games and the evaluator's
+paired bootstrap interval over deck seeds.
+
+Reference: the same budget, seed and network trained against a table of ``random`` (once per
+run, whatever the targets), measured against ``random`` (how much the budget learns to beat a
+random table) and against each target (what training against the target itself adds).
+
+This is an *approximate* best response (Timbers et al., "Approximate exploitability: learning a
+best response", IJCAI 2022): the learner is one policy found by a fixed budget of PPO, so how far
+it beats par is a lower bound on how exploitable the target is (a better response may exist);
+a learner at or below par says the budget found no exploit, not that there is none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import datetime
+import json
+import math
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from envs.core.engine import ConfigError  # noqa: E402
+
+Z95 = 1.959963984540054
+#: deck seeds of the evaluations (training deals come from the env's own generator, never these)
+EVAL_FIRST_SEED = 40_000_000
+#: below one default rollout (256 steps x 8 envs) a smaller rollout, so that PPO updates at all
+SMALL_BUDGET = 2048
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (ties counted as the share of the win they give)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+class FrozenTable:
+    """Opponent sampler of :class:`SelfPlayEnv`: the agent of ``spec`` in every other seat.
+
+    Built once and copied per seat and game (as the evaluator does), so a network target is not
+    read from its file at every reset; each copy is reset by the env with its own seed."""
+
+    def __init__(self, game: str, spec: str) -> None:
+        from agents import make_agent
+
+        self.agent = make_agent(game, spec)
+
+    def __call__(self, rng: Any, k: int) -> list[Any]:
+        return [copy.copy(self.agent) for _ in range(k)]
+
+
+def train_config(game: str, num_players: int, timesteps: int, seed: int, out_dir: str) -> Any:
+    """The project's training defaults for this budget (checked like any training config)."""
+    from agents.training.config import from_dict
+
+    data: dict[str, Any] = {
+        "game": game,
+        "env": {"num_players": num_players},
+        "seed": seed,
+        "total_timesteps": timesteps,
+        "output_dir": out_dir,
+    }
+    if timesteps < SMALL_BUDGET:
+        data.update(n_envs=2, ppo={"n_steps": 64, "batch_size": 64})
+    return from_dict(data)
+
+
+def train_response(
+    game: str,
+    against: str,
+    num_players: int,
+    timesteps: int,
+    seed: int,
+    path: Path,
+    progress: bool,
+) -> dict[str, Any]:
+    """Train MaskablePPO against ``against`` in every other seat; save the learner to ``path``."""
+    import torch
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from agents.training.checkpoints import save_model
+    from agents.training.trainer import build_model
+    from envs.core import seeding
+    from envs.core.single_agent import SelfPlayEnv
+
+    cfg = train_config(game, num_players, timesteps, seed, str(path.parent))
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)  # small networks: threads only cost
+
+    def thunk(rank: int) -> Any:
+        def make() -> SelfPlayEnv:
+            return SelfPlayEnv(
+                game,
+                cfg.env,
+                opponents=FrozenTable(game, against),
+                seed=seeding.derive(seed, 2, rank),
+            )
+
+        return make
+
+    vec = VecMonitor(DummyVecEnv([thunk(i) for i in range(cfg.n_envs)]))
+    model = build_model(cfg, vec)
+    start = time.perf_counter()
+    if progress:
+        print(f"training against {against}: {timesteps:,} timesteps", file=sys.stderr)
+    model.learn(total_timesteps=timesteps, progress_bar=progress)
+    seconds = time.perf_counter() - start
+    vec.close()
+    save_model(model, path, cfg)
+    return {
+        "trained_against": against,
+        "timesteps": int(model.num_timesteps),
+        "train_seconds": round(seconds, 1),
+        "n_envs": cfg.n_envs,
+        "n_steps": cfg.ppo.n_steps,
+    }
+
+
+def measure(
+    game: str,
+    learner: Path,
+    against: str,
+    num_players: int,
+    eval_games: int,
+    workers: int,
+) -> dict[str, Any]:
+    """The learner in one seat, ``against`` in the others, on fresh deck seeds (every rotation)."""
+    from agents.evaluation.tournament import run_tournament
+
+    deals = max(1, math.ceil(eval_games / num_players))
+    me = str(learner)
+    res = run_tournament(
+        game,
+        [me, *[against] * (num_players - 1)],
+        deals,
+        {"num_players": num_players},
+        first_seed=EVAL_FIRST_SEED,
+        workers=workers,
+        progress=False,
+    )
+    games = [r for r in res.records]
+    wins = 0.0
+    for r in games:
+        seat = r.lineup.index(me)
+        if seat in r.winners:
+            wins += 1.0 / len(r.winners)
+    summary = {s.name: s for s in res.summaries()}[me]
+    low, high = wilson(wins, len(games))
+    return {
+        "against": against,
+        "games": len(games),
+        "deals": deals,
+        "first_seed": EVAL_FIRST_SEED,
+        "wins": round(wins, 3),
+        "win_rate": round(wins / len(games), 4),
+        "wilson_95": [round(low, 4), round(high, 4)],
+        "bootstrap_95": [round(summary.win_ci[0], 4), round(summary.win_ci[1], 4)],
+        "mean_score": round(summary.mean_score, 2),
+    }
+
+
+def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
+    from agents import make_agent
+    from envs.core.registry import get_spec
+
+    if get_spec(args.game).cooperative:
+        raise ConfigError(f"{args.game} is cooperative: there is no opponent to exploit")
+    for spec in args.target:
+        make_agent(args.game, spec)  # an unknown spec fails before any training
+    n = args.num_players
+    get_spec(args.game).make_engine(num_players=n)
+    out: dict[str, Any] = {
+        "what": "approximate best response (a lower bound on exploitability)",
+        "game": args.game,
+        "num_players": n,
+        "par": 1 / n,
+        "timesteps": args.timesteps,
+        "eval_games": args.eval_games,
+        "seed": args.seed,
+        "date": datetime.date.today().isoformat(),
+        "command": "python bench/best_response.py " + shlex.join(argv),
+        "targets": [],
+    }
+    with tempfile.TemporaryDirectory(prefix="best_response_") as tmp:
+        work = Path(tmp)
+        reference = None
+        if not args.no_reference:
+            ref_path = work / "random" / "learner.zip"
+            ref_path.parent.mkdir()
+            train = train_response(
+                args.game, "random", n, args.timesteps, args.seed, ref_path, not args.no_progress
+            )
+            vs_random = measure(args.game, ref_path, "random", n, args.eval_games, args.workers)
+            reference = ref_path
+            out["reference"] = {**train, "vs_random": vs_random}
+        for i, spec in enumerate(args.target):
+            path = work / f"target{i}" / "learner.zip"
+            path.parent.mkdir()
+            train = train_response(
+                args.game, spec, n, args.timesteps, args.seed, path, not args.no_progress
+            )
+            row: dict[str, Any] = {
+                "target": spec,
+                **train,
+                "best_response": measure(args.game, path, spec, n, args.eval_games, args.workers),
+            }
+            if reference is not None:
+                row["reference_vs_target"] = measure(
+                    args.game, reference, spec, n, args.eval_games, args.workers
+                )
+            out["targets"].append(row)
+    return out
+
+
+def table(result: dict[str, Any]) -> str:
+    """Markdown rows: target, best response vs target, reference learner vs target."""
+
+    def cell(m: dict[str, Any] | None) -> str:
+        if m is None:
+            return ""
+        lo, hi = m["wilson_95"]
+        return f"{m['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+
+    lines = [
+        f"{result['game']}, {result['num_players']} players (par {result['par']:.3f}), "
+        f"{result['timesteps']:,} timesteps, {result['eval_games']} eval games",
+        "",
+        "| target | best response vs target [95% Wilson] | random-trained vs target | games |",
+        "|---|---|---|---:|",
+    ]
+    for row in result["targets"]:
+        br = row["best_response"]
+        lines.append(
+            f"| `{row['target']}` | {cell(br)} | {cell(row.get('reference_vs_target'))} "
+            f"| {br['games']} |"
+        )
+    if "reference" in result:
+        ref = result["reference"]["vs_random"]
+        lines.append(f"| `random` (reference) | {cell(ref)} | | {ref['games']} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", default="flip6")
+    p.add_argument("--target", nargs="+", required=True, help="agent spec(s) to exploit")
+    p.add_argument("--num-players", type=int, default=4)
+    p.add_argument("--timesteps", type=int, default=150_000, help="learner decisions per run")
+    p.add_argument("--eval-games", type=int, default=2000, help="games per measurement")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help="processes for the evaluations")
+    p.add_argument("--no-reference", action="store_true", help="skip the run against random")
+    p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--out", help="write the result as JSON here")
+    args = p.parse_args(argv)
+    for name, value, low in (
+        ("--timesteps", args.timesteps, 1),
+        ("--eval-games", args.eval_games, 1),
+        ("--num-players", args.num_players, 2),
+        ("--seed", args.seed, 0),
+        ("--workers", args.workers, 1),
+    ):
+        if value < low:
+            p.error(f"{name} must be >= {low}, got {value}")
+    try:
+        result = run(args, argv)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    print(table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
