@@ -75,6 +75,20 @@ class FrozenTable:
         return [copy.copy(self.agent) for _ in range(k)]
 
 
+def _ProgressBar(bar: Any) -> Any:  # noqa: N802 - builds the callback class on demand
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ProgressBar(BaseCallback):
+        """tqdm over the timesteps (plain tqdm: readable in a log file, unlike SB3's rich bar)."""
+
+        def _on_step(self) -> bool:
+            if bar is not None:
+                bar.update(self.training_env.num_envs)
+            return True
+
+    return ProgressBar()
+
+
 def train_config(game: str, num_players: int, timesteps: int, seed: int, out_dir: str) -> Any:
     """The project's training defaults for this budget (checked like any training config)."""
     from agents.training.config import from_dict
@@ -127,9 +141,14 @@ def train_response(
     vec = VecMonitor(DummyVecEnv([thunk(i) for i in range(cfg.n_envs)]))
     model = build_model(cfg, vec)
     start = time.perf_counter()
+    bar = None
     if progress:
-        print(f"training against {against}: {timesteps:,} timesteps", file=sys.stderr)
-    model.learn(total_timesteps=timesteps, progress_bar=progress)
+        from tqdm import tqdm
+
+        bar = tqdm(total=timesteps, unit="step", desc=f"{game} vs {against}", mininterval=2)
+    model.learn(total_timesteps=timesteps, callback=_ProgressBar(bar))
+    if bar is not None:
+        bar.close()
     seconds = time.perf_counter() - start
     vec.close()
     save_model(model, path, cfg)
@@ -208,20 +227,19 @@ def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
         "targets": [],
     }
     with tempfile.TemporaryDirectory(prefix="best_response_") as tmp:
-        work = Path(tmp)
-        reference = None
-        if not args.no_reference:
-            ref_path = work / "random" / "learner.zip"
-            ref_path.parent.mkdir()
-            train = train_response(
-                args.game, "random", n, args.timesteps, args.seed, ref_path, not args.no_progress
+        work = Path(args.keep or tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        reference: Path | None = None
+        if args.reference_checkpoint:
+            reference = Path(args.reference_checkpoint).resolve()
+            out["reference"] = {"checkpoint": str(reference)}
+        elif not args.no_reference:
+            reference = work / f"{args.game}_{n}p_random.zip"
+            out["reference"] = train_response(
+                args.game, "random", n, args.timesteps, args.seed, reference, not args.no_progress
             )
-            vs_random = measure(args.game, ref_path, "random", n, args.eval_games, args.workers)
-            reference = ref_path
-            out["reference"] = {**train, "vs_random": vs_random}
-        for i, spec in enumerate(args.target):
-            path = work / f"target{i}" / "learner.zip"
-            path.parent.mkdir()
+        for spec in args.target:
+            path = work / f"{args.game}_{n}p_{_file_name(spec)}.zip"
             train = train_response(
                 args.game, spec, n, args.timesteps, args.seed, path, not args.no_progress
             )
@@ -235,7 +253,14 @@ def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
                     args.game, reference, spec, n, args.eval_games, args.workers
                 )
             out["targets"].append(row)
+        if reference is not None and not args.reference_checkpoint:
+            vs_random = measure(args.game, reference, "random", n, args.eval_games, args.workers)
+            out["reference"]["vs_random"] = vs_random
     return out
+
+
+def _file_name(spec: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in spec)
 
 
 def table(result: dict[str, Any]) -> str:
@@ -277,6 +302,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="processes for the evaluations")
     p.add_argument("--no-reference", action="store_true", help="skip the run against random")
+    p.add_argument(
+        "--reference-checkpoint",
+        help="a learner already trained against random with the same budget (--keep of an "
+        "earlier run): measured against the targets instead of training the reference again (its "
+        "row against random is the earlier run's)",
+    )
+    p.add_argument("--keep", help="save the learners here (default: a temporary directory)")
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--out", help="write the result as JSON here")
     args = p.parse_args(argv)
