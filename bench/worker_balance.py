@@ -3,9 +3,10 @@
     python bench/worker_balance.py --game flip6 --deals 40 --workers 2 \
         --agents "pimc:worlds=8,rollout=ev,horizon=round" ev ev ev
 
-Runs one tournament on the local backend (:func:`agents.evaluation.tournament.run_tournament`, as
+Runs one tournament (:func:`agents.evaluation.tournament.run_tournament`, as
 ``evaluate.py`` does) and, every 50 ms, reads the CPU time (user + system) of each worker process
-from ``/proc`` (Linux). Prints the number of chunks, the wall time and each worker's CPU seconds:
+from ``/proc`` (Linux; ``--backend ray``: the ``ray::`` worker processes of the local Ray
+instance it starts). Prints the number of chunks, the wall time and each worker's CPU seconds:
 with balanced work they are about equal; a worker near 0 sat idle (its start-up and imports cost
 about a second of CPU). With one chunk, the games are played in this process (no workers).
 """
@@ -28,26 +29,47 @@ if str(ROOT) not in sys.path:
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _children(parent: int) -> dict[int, float]:
-    """CPU seconds of the live child processes of ``parent`` that are pool workers."""
-    out: dict[int, float] = {}
+def _workers(root: int) -> dict[int, float]:
+    """CPU seconds of the live worker processes under ``root``: pool workers (its children) and
+    Ray workers (``ray::`` processes under the Ray instance it started)."""
+    parent: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    cmds: dict[int, bytes] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             stat = Path(f"/proc/{entry}/stat").read_text()
-            cmd = Path(f"/proc/{entry}/cmdline").read_bytes()
+            cmds[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes()
         except OSError:
             continue
         fields = stat[stat.rfind(")") + 2 :].split()
-        if int(fields[1]) != parent or b"resource_tracker" in cmd:
-            continue
-        out[int(entry)] = (int(fields[11]) + int(fields[12])) / TICK
+        parent[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / TICK
+
+    def under(pid: int) -> bool:
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == root:
+                return True
+        return False
+
+    out = {}
+    for pid, cmd in cmds.items():
+        pool = b"spawn_main" in cmd and parent.get(pid) == root
+        ray = cmd.startswith((b"ray::IDLE", b"ray::_ray_chunk")) and under(pid)
+        if pool or ray:
+            out[pid] = cpu[pid]
     return out
 
 
 def measure(
-    game: str, agents: list[str], deals: int, workers: int, num_players: int | None
+    game: str,
+    agents: list[str],
+    deals: int,
+    workers: int,
+    num_players: int | None,
+    backend: str = "local",
 ) -> dict[str, Any]:
     from agents.evaluation import schedule
     from agents.evaluation.tournament import run_tournament
@@ -57,7 +79,7 @@ def measure(
 
     def poll() -> None:
         while not stop.is_set():
-            for pid, cpu in _children(os.getpid()).items():
+            for pid, cpu in _workers(os.getpid()).items():
                 seen[pid] = max(cpu, seen.get(pid, 0.0))
             time.sleep(0.05)
 
@@ -78,7 +100,9 @@ def measure(
     start = time.perf_counter()
     cpu0 = time.process_time()
     try:
-        res = run_tournament(game, agents, deals, options, workers=workers, progress=False)
+        res = run_tournament(
+            game, agents, deals, options, workers=workers, progress=False, backend=backend
+        )
     finally:
         stop.set()
         watcher.join()
@@ -91,6 +115,7 @@ def measure(
         "deals": deals,
         "games": len(res.records),
         "workers": workers,
+        "backend": backend,
         "chunks": chunks[0] if chunks else 0,
         "wall_seconds": round(wall, 1),
         "main_process_cpu_seconds": round(time.process_time() - cpu0, 1),
@@ -105,15 +130,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deals", type=int, default=40)
     p.add_argument("--workers", type=int, nargs="+", default=[2])
     p.add_argument("--num-players", type=int, default=None)
+    p.add_argument("--backend", choices=("local", "ray"), default="local")
     p.add_argument("--out", help="JSON lines of the rows")
     args = p.parse_args(argv)
-    rows = [measure(args.game, args.agents, args.deals, w, args.num_players) for w in args.workers]
-    print("| workers | games | chunks | wall s | main CPU s | CPU s per worker |")
-    print("|---:|---:|---:|---:|---:|---|")
+    rows = [
+        measure(args.game, args.agents, args.deals, w, args.num_players, args.backend)
+        for w in args.workers
+    ]
+    print("| backend | workers | games | chunks | wall s | main CPU s | CPU s per worker |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     for r in rows:
         per = ", ".join(f"{c:.1f}" for c in r["worker_cpu_seconds"]) or "(no workers)"
         print(
-            f"| {r['workers']} | {r['games']} | {r['chunks']} | {r['wall_seconds']} "
+            f"| {r['backend']} | {r['workers']} | {r['games']} | {r['chunks']} | {r['wall_seconds']} "
             f"| {r['main_process_cpu_seconds']} | {per} |"
         )
     if args.out:
