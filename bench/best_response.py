@@ -235,14 +235,10 @@ def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
             out["reference"] = {"checkpoint": str(reference)}
         elif not args.no_reference:
             reference = work / f"{args.game}_{n}p_random.zip"
-            out["reference"] = train_response(
-                args.game, "random", n, args.timesteps, args.seed, reference, not args.no_progress
-            )
+            out["reference"] = _trained(args, "random", reference)
         for spec in args.target:
             path = work / f"{args.game}_{n}p_{_file_name(spec)}.zip"
-            train = train_response(
-                args.game, spec, n, args.timesteps, args.seed, path, not args.no_progress
-            )
+            train = _trained(args, spec, path)
             row: dict[str, Any] = {
                 "target": spec,
                 **train,
@@ -257,6 +253,25 @@ def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
             vs_random = measure(args.game, reference, "random", n, args.eval_games, args.workers)
             out["reference"]["vs_random"] = vs_random
     return out
+
+
+def _trained(args: argparse.Namespace, against: str, path: Path) -> dict[str, Any]:
+    """Train the learner against ``against`` into ``path`` or, with ``--reuse``, take the one an
+    earlier run kept there (its budget is checked against ``--timesteps``)."""
+    if args.reuse and path.exists():
+        from agents import checkpoint
+
+        meta, _ = checkpoint.read(path)
+        done = int(meta.get("timesteps", 0))
+        if done < args.timesteps or meta.get("env", {}).get("num_players") != args.num_players:
+            raise ConfigError(
+                f"{path} was trained for {done} timesteps at {meta.get('env')}, not "
+                f"{args.timesteps} at {args.num_players} players; train it again without --reuse"
+            )
+        return {"trained_against": against, "timesteps": done, "reused": str(path)}
+    return train_response(
+        args.game, against, args.num_players, args.timesteps, args.seed, path, not args.no_progress
+    )
 
 
 def _file_name(spec: str) -> str:
@@ -309,6 +324,11 @@ def main(argv: list[str] | None = None) -> int:
         "row against random is the earlier run's)",
     )
     p.add_argument("--keep", help="save the learners here (default: a temporary directory)")
+    p.add_argument(
+        "--reuse",
+        action="store_true",
+        help="with --keep: measure the learners an earlier run kept there instead of training",
+    )
     p.add_argument("--no-progress", action="store_true")
     p.add_argument("--out", help="write the result as JSON here")
     args = p.parse_args(argv)
