@@ -145,7 +145,9 @@ def train_response(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=timesteps, unit="step", desc=f"{game} vs {against}", mininterval=2)
+        rollout = cfg.n_envs * cfg.ppo.n_steps  # SB3 collects whole rollouts: up to one more
+        total = -(-timesteps // rollout) * rollout
+        bar = tqdm(total=total, unit="step", desc=f"{game} vs {against}", mininterval=2)
     model.learn(total_timesteps=timesteps, callback=_ProgressBar(bar))
     if bar is not None:
         bar.close()
