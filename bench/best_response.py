@@ -302,7 +302,7 @@ def table(result: dict[str, Any]) -> str:
             f"| `{row['target']}` | {cell(br)} | {cell(row.get('reference_vs_target'))} "
             f"| {br['games']} |"
         )
-    if "reference" in result:
+    if "vs_random" in result.get("reference", {}):
         ref = result["reference"]["vs_random"]
         lines.append(f"| `random` (reference) | {cell(ref)} | | {ref['games']} |")
     return "\n".join(lines)

@@ -41,6 +41,16 @@ def test_best_response_writes_every_field(tmp_path, capsys):
     assert result["reference"]["trained_against"] == "random"
     assert (tmp_path / "flip6_3p_ev.zip").exists() and (tmp_path / "flip6_3p_random.zip").exists()
     assert "| `ev` |" in capsys.readouterr().out
+    # the kept learners measured again, without training: the same games, the same results
+    again = tmp_path / "again.json"
+    reference = str(tmp_path / "flip6_3p_random.zip")
+    rerun = [*args, "--reuse", "--reference-checkpoint", reference, "--out", str(again)]
+    assert main(rerun) == 0
+    second = json.loads(again.read_text())
+    (same,) = second["targets"]
+    assert same["reused"] and same["best_response"] == row["best_response"]
+    assert same["reference_vs_target"] == row["reference_vs_target"]
+    assert "vs_random" not in second["reference"]
 
 
 def test_wilson_interval():
