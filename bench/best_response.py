@@ -185,7 +185,7 @@ def measure(
         workers=workers,
         progress=False,
     )
-    games = [r for r in res.records]
+    games = list(res.records)
     wins = 0.0
     for r in games:
         seat = r.lineup.index(me)
