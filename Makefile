@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # pytest workers: 2 cores on the reference machine
 WORKERS ?= 2
 
-.PHONY: setup demo test test-kernels lint strength bench clean
+.PHONY: setup demo test test-kernels wheel-smoke lint strength bench clean
 
 setup: $(VENV)/.installed
 
@@ -36,6 +36,22 @@ test-kernels: setup
 		OPENBLAS_CORETYPE=$$k $(BIN)/python -m pytest -q -p no:xdist tests/test_evaluate.py \
 			tests/test_policy_agent.py tests/test_zoo_logits.py || exit 1; \
 	done
+
+# Build the wheel, install it in a fresh virtual environment and run tests/wheel_smoke.py there,
+# from a folder with a user's own agents/ and envs/ packages (CI runs this after make test).
+SMOKE ?= /tmp/cardarena-wheel-smoke
+wheel-smoke: setup
+	rm -rf build dist $(SMOKE)
+	$(BIN)/python -m pip wheel -q --no-deps -w dist .
+	$(PYTHON) -m venv $(SMOKE)/venv
+	$(SMOKE)/venv/bin/python -m pip install -q torch==2.13.0
+	$(SMOKE)/venv/bin/python -m pip install -q dist/cardarena-*.whl
+	mkdir -p $(SMOKE)/user/agents $(SMOKE)/user/envs
+	echo 'OWNER = "user"' > $(SMOKE)/user/agents/__init__.py
+	echo 'OWNER = "user"' > $(SMOKE)/user/envs/__init__.py
+	cd $(SMOKE)/user && $(SMOKE)/venv/bin/python -c \
+		'import runpy, sys; runpy.run_path(sys.argv[1], run_name="__main__")' $(CURDIR)/tests/wheel_smoke.py
+	rm -rf build
 
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from envs.core.engine import ConfigError  # noqa: E402
+from cardarena.envs.core.engine import ConfigError  # noqa: E402
 
 Z95 = 1.959963984540054
 #: deck seeds of the evaluations (training deals come from the env's own generator, never these)
@@ -67,7 +67,7 @@ class FrozenTable:
     read from its file at every reset; each copy is reset by the env with its own seed."""
 
     def __init__(self, game: str, spec: str) -> None:
-        from agents import make_agent
+        from cardarena.agents import make_agent
 
         self.agent = make_agent(game, spec)
 
@@ -91,7 +91,7 @@ def _ProgressBar(bar: Any) -> Any:  # noqa: N802 - builds the callback class on 
 
 def train_config(game: str, num_players: int, timesteps: int, seed: int, out_dir: str) -> Any:
     """The project's training defaults for this budget (checked like any training config)."""
-    from agents.training.config import from_dict
+    from cardarena.agents.training.config import from_dict
 
     data: dict[str, Any] = {
         "game": game,
@@ -118,10 +118,10 @@ def train_response(
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-    from agents.training.checkpoints import save_model
-    from agents.training.trainer import build_model
-    from envs.core import seeding
-    from envs.core.single_agent import SelfPlayEnv
+    from cardarena.agents.training.checkpoints import save_model
+    from cardarena.agents.training.trainer import build_model
+    from cardarena.envs.core import seeding
+    from cardarena.envs.core.single_agent import SelfPlayEnv
 
     cfg = train_config(game, num_players, timesteps, seed, str(path.parent))
     torch.manual_seed(seed)
@@ -172,7 +172,7 @@ def measure(
     workers: int,
 ) -> dict[str, Any]:
     """The learner in one seat, ``against`` in the others, on fresh deck seeds (every rotation)."""
-    from agents.evaluation.tournament import run_tournament
+    from cardarena.agents.evaluation.tournament import run_tournament
 
     deals = max(1, math.ceil(eval_games / num_players))
     me = str(learner)
@@ -207,8 +207,8 @@ def measure(
 
 
 def run(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
-    from agents import make_agent
-    from envs.core.registry import get_spec
+    from cardarena.agents import make_agent
+    from cardarena.envs.core.registry import get_spec
 
     if get_spec(args.game).cooperative:
         raise ConfigError(f"{args.game} is cooperative: there is no opponent to exploit")
@@ -261,7 +261,7 @@ def _trained(args: argparse.Namespace, against: str, path: Path) -> dict[str, An
     """Train the learner against ``against`` into ``path`` or, with ``--reuse``, take the one an
     earlier run kept there (its budget is checked against ``--timesteps``)."""
     if args.reuse and path.exists():
-        from agents import checkpoint
+        from cardarena.agents import checkpoint
 
         meta, _ = checkpoint.read(path)
         done = int(meta.get("timesteps", 0))

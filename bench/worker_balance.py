@@ -71,8 +71,8 @@ def measure(
     num_players: int | None,
     backend: str = "local",
 ) -> dict[str, Any]:
-    from agents.evaluation import schedule
-    from agents.evaluation.tournament import run_tournament
+    from cardarena.agents.evaluation import schedule
+    from cardarena.agents.evaluation.tournament import run_tournament
 
     seen: dict[int, float] = {}
     stop = threading.Event()
@@ -91,7 +91,7 @@ def measure(
         chunks.append(len(made))
         return made
 
-    import agents.evaluation.tournament as tournament
+    import cardarena.agents.evaluation.tournament as tournament
 
     tournament.make_chunks = counted
     watcher = threading.Thread(target=poll, daemon=True)

@@ -1,4 +1,5 @@
-"""Helpers of the rule-table tests: play scripted moves on a stacked env and check every step.
+"""Helpers of the rule-table tests: play scripted moves on a stacked env and check every step;
+the player counts a test runs at (``conftest.py``'s ``every_game`` marker uses them).
 
 A move is ``"SEAT ACTION"`` in the game's action text (``"2 hit"``); every step checks that
 SEAT holds the decision and that every card is still somewhere (card conservation).
@@ -8,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core import CardGameEnv
+from cardarena import envs
+from cardarena.envs.core import CardGameEnv
+
+
+def player_counts(name: str, middle: bool = False) -> list[int]:
+    """The smallest and the largest player count the game allows (and one between them)."""
+    cls = envs.get_spec(name).engine_cls
+    low, high = cls.min_players, cls.max_players
+    return sorted({low, high} | ({(low + high) // 2} if middle else set()))
 
 
 def check_conservation(env: CardGameEnv) -> None:

@@ -9,19 +9,19 @@ import numpy as np
 import pytest
 
 import evaluate
-from agents import make_agent
-from agents.evaluation.lockstep import play_lockstep
-from agents.evaluation.ratings import (
+from cardarena.agents import make_agent
+from cardarena.agents.evaluation.lockstep import play_lockstep
+from cardarena.agents.evaluation.ratings import (
     ELO,
     Resamples,
     bootstrap_mean,
     bradley_terry,
     finishing_ranks,
 )
-from agents.evaluation.results import ResultsStore
-from agents.evaluation.schedule import seatings
-from agents.evaluation.tournament import play_game, run_tournament, summarise
-from envs.core.engine import ConfigError
+from cardarena.agents.evaluation.results import ResultsStore
+from cardarena.agents.evaluation.schedule import seatings
+from cardarena.agents.evaluation.tournament import play_game, run_tournament, summarise
+from cardarena.envs.core.engine import ConfigError
 
 TINY = "tiny_policy:make"
 SAMPLED = "tiny_policy:make_sampled"
@@ -173,10 +173,8 @@ def test_lockstep_plays_the_same_games_as_play_game():
         assert (rec.scores, rec.winners, rec.decisions) == (one.scores, one.winners, one.decisions)
 
 
-def test_network_rows_do_not_depend_on_the_rest_of_the_batch():
-    from tiny_policy import actor_for
-
-    actor = actor_for("flip6")
+def test_network_rows_do_not_depend_on_the_rest_of_the_batch(tiny_actor):
+    actor = tiny_actor("flip6")
     rng = np.random.default_rng(1)
     obs = (rng.random((101, actor.obs_size)) < 0.3).astype(np.float32)
     masks = (rng.random((len(obs), actor.num_actions)) < 0.7).astype(np.int8)

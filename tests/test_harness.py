@@ -26,9 +26,10 @@ import pettingzoo
 import pytest
 from gymnasium.spaces import Discrete
 from pettingzoo.test import api_test, seed_test
+from scenario import player_counts
 
-import envs
-from envs.core import (
+from cardarena import envs
+from cardarena.envs.core import (
     CardArenaError,
     CardGameEnv,
     ConfigError,
@@ -59,18 +60,8 @@ BENIGN_API_WARNINGS = (
 )
 
 
-def player_counts(name: str) -> list[int]:
-    """The smallest, a middle and the largest player count the engine allows."""
-    cls = envs.get_spec(name).engine_cls
-    low, high = cls.min_players, cls.max_players
-    return sorted({low, (low + high) // 2, high})
-
-
 GAME_NAMES = envs.names()
 GAMES = [pytest.param(name, id=name) for name in GAME_NAMES]
-GAME_COUNTS = [
-    pytest.param(name, n, id=f"{name}-{n}p") for name in GAME_NAMES for n in player_counts(name)
-]
 
 
 # ---- helpers -------------------------------------------------------------------------------------
@@ -197,7 +188,7 @@ def test_spec_and_factories(name: str) -> None:
     assert cls.num_actions >= 1
     assert cls.reward_kind in ("zero_sum", "shared")
     assert spec.env_id in pettingzoo.aec_registry
-    module = importlib.import_module(f"envs.{name}")
+    module = importlib.import_module(f"cardarena.envs.{name}")
     default = envs.make(name)
     assert cls.min_players <= len(default.possible_agents) <= cls.max_players
     n = cls.max_players
@@ -207,7 +198,7 @@ def test_spec_and_factories(name: str) -> None:
 
 
 # ---- 1. PettingZoo API ------------------------------------------------------------------------------
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_pettingzoo_api(name: str, n: int) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -233,7 +224,7 @@ def test_pettingzoo_api(name: str, n: int) -> None:
 
 
 # ---- 2. determinism ---------------------------------------------------------------------------------
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_same_seed_same_trajectory_whatever_the_global_rngs(name: str, n: int) -> None:
     for seed in (11, 12):
         # the env must neither read nor move the global RNGs
@@ -287,11 +278,11 @@ def check_returns(engine: GameEngine, returns: list[float], where: str) -> None:
         assert max(returns) - min(returns) < 1e-9, f"{where}: shared returns {returns} differ"
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_engine_random_games_conserve_cards_and_sum_rewards(name: str, n: int) -> None:
     spec = envs.get_spec(name)
     engine = spec.make_engine(num_players=n)
-    games = ceil(ENGINE_GAMES_PER_GAME / len(player_counts(name)))
+    games = ceil(ENGINE_GAMES_PER_GAME / len(player_counts(name, middle=True)))
     decided_returns = 0
     for g in range(games):
         state = engine.new_game(np.random.default_rng(g))
@@ -351,10 +342,10 @@ def check_every_observation(env: CardGameEnv, where: str) -> None:
             assert not mask.any(), f"{where}: non-acting {agent} has mask {mask.tolist()}"
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_aec_random_games_masks_conservation_rewards(name: str, n: int) -> None:
     env = envs.make(name, num_players=n)
-    games = ceil(AEC_GAMES_PER_GAME / len(player_counts(name)))
+    games = ceil(AEC_GAMES_PER_GAME / len(player_counts(name, middle=True)))
     for g in range(games):
         env.reset(seed=g)
         rng = np.random.default_rng(10**7 + g)
@@ -436,7 +427,7 @@ def leak_scan(name: str, n: int, encode: Any) -> tuple[list[str], int, int]:
     return leaks, checked, moved
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_hidden_information_does_not_leak(name: str, n: int) -> None:
     leaks, checked, moved = leak_scan(name, n, envs.get_spec(name).encode)
     assert not leaks, f"{len(leaks)} of {checked} checks leak, e.g. {leaks[:3]}"
@@ -491,7 +482,7 @@ def assert_same_course(a: CardGameEnv, b: CardGameEnv, actions: list[int], where
     assert diff(a.to_dict(), b.to_dict(), "final to_dict") is None, where
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_to_dict_json_round_trip_mid_game(name: str, n: int) -> None:
     for g in range(4):
         where = f"{name} {n}p seed {g}"
@@ -573,7 +564,7 @@ def state_with_illegal_action(env: CardGameEnv) -> int | None:
     return None
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_illegal_action_error_names_action_and_legal_ones(name: str, n: int) -> None:
     for make in (envs.make, envs.make_raw):
         env = make(name, num_players=n)
@@ -597,7 +588,7 @@ def test_illegal_action_error_names_action_and_legal_ones(name: str, n: int) -> 
         env.step(game.legal_actions(state)[0])  # the env still plays on
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_engine_refuses_out_of_turn_and_finished_games(name: str, n: int) -> None:
     engine = envs.get_spec(name).make_engine(num_players=n)
     rng = np.random.default_rng(7)
@@ -677,7 +668,7 @@ def test_env_refuses_actions_outside_the_space(name: str) -> None:
 def test_bad_config_raises_config_error(name: str) -> None:
     spec = envs.get_spec(name)
     cls = spec.engine_cls
-    module = importlib.import_module(f"envs.{name}")
+    module = importlib.import_module(f"cardarena.envs.{name}")
     bad_counts = [cls.min_players - 1, cls.max_players + 1, str(cls.max_players)]
     bad_counts += [float(cls.max_players), True, None]
     factories = [
@@ -724,7 +715,7 @@ def test_reset_deck_option(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_action_text_round_trip_and_stability(name: str) -> None:
     spec = envs.get_spec(name)
-    counts = player_counts(name)
+    counts = player_counts(name, middle=True)
     texts = None
     for n in counts:
         env = envs.make(name, num_players=n)
@@ -755,7 +746,7 @@ def test_action_text_round_trip_and_stability(name: str) -> None:
 
 
 # ---- 8. render ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game(middle=True)
 def test_render_ansi_and_human(name: str, n: int, capsys: pytest.CaptureFixture[str]) -> None:
     env = envs.make(name, num_players=n, render_mode="ansi")
     assert isinstance(env.render(), str)  # before reset: says it has not started

@@ -9,8 +9,11 @@ The floors, lowest first (a module may import its own floor and those below it):
 3     ``agents.evaluation``
 4     ``agents.training`` (uses evaluation's public functions for its periodic evaluation)
 5     ``agents.tools``: human play, replay viewer
-6     the entry points ``train.py`` and ``evaluate.py``
+6     the commands ``cardarena.train`` and ``cardarena.evaluate`` (``train.py``/``evaluate.py``)
 ====  =======================================================================================
+
+Module names are the installed ones: the folders ``envs/`` and ``agents/`` are ``cardarena.envs``
+and ``cardarena.agents`` (setup.py); nothing may import the bare names ``envs`` or ``agents``.
 
 The imports are read from the source (``ast``), function-level ones included, so a lazy import
 cannot hide an upward dependency. ``TYPE_CHECKING`` blocks count for the floors too; a cycle is
@@ -24,11 +27,12 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("envs", "agents")
+#: folder -> the package it installs as
+PACKAGES = {"envs": "cardarena.envs", "agents": "cardarena.agents", "cardarena": "cardarena"}
 
 
 def floor(module: str) -> int:
-    parts = module.split(".")
+    parts = module.removeprefix("cardarena.").split(".")
     if parts[0] == "envs":
         return 0 if len(parts) > 1 and parts[1] == "core" else 1
     if parts[0] == "agents":
@@ -43,16 +47,14 @@ def module_name(path: Path) -> str:
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join([PACKAGES[parts[0]], *parts[1:]])
 
 
 def project_modules() -> dict[str, Path]:
     out = {}
-    for package in PACKAGES:
-        for path in sorted((ROOT / package).rglob("*.py")):
+    for folder in PACKAGES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
             out[module_name(path)] = path
-    for script in ("train.py", "evaluate.py"):
-        out[script[:-3]] = ROOT / script
     return out
 
 
@@ -113,9 +115,9 @@ def test_envs_never_import_agents():
     offenders = [
         f"{m} imports {t}"
         for m, targets in graph().items()
-        if m.startswith("envs")
+        if m.startswith("cardarena.envs")
         for t in targets
-        if t.startswith("agents")
+        if t.startswith("cardarena.agents")
     ]
     assert not offenders, offenders
 
@@ -148,12 +150,51 @@ def test_no_import_cycles():
 def test_the_checker_sees_an_upward_import(tmp_path):
     """The reader finds function-level and relative imports (so the tests above can fail)."""
     src = tmp_path / "probe.py"
-    src.write_text("def f():\n    from agents import make_agent\n    from .rules import X\n")
-    known = {"agents", "envs.flip6.rules"}
-    assert imports_of(src, "envs.flip6.probe", known) == {"agents", "envs.flip6.rules"}
-    assert floor("envs.core.engine") < floor("envs.flip6") < floor("agents.policy")
-    assert floor("agents.policy") < floor("agents.evaluation.ratings") < floor("agents.training")
+    src.write_text(
+        "def f():\n    from cardarena.agents import make_agent\n    from .rules import X\n"
+    )
+    known = {"cardarena.agents", "cardarena.envs.flip6.rules"}
+    found = imports_of(src, "cardarena.envs.flip6.probe", known)
+    assert found == {"cardarena.agents", "cardarena.envs.flip6.rules"}
+    assert floor("cardarena.envs.core.engine") < floor("cardarena.envs.flip6")
+    assert floor("cardarena.envs.flip6") < floor("cardarena.agents.policy")
+    assert floor("cardarena.agents.policy") < floor("cardarena.agents.evaluation.ratings")
+    assert floor("cardarena.agents.evaluation.ratings") < floor("cardarena.agents.training")
+    assert floor("cardarena.agents.tools") < floor("cardarena.train")
     typed = tmp_path / "typed.py"
-    typed.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import agents\n")
-    assert imports_of(typed, "envs.core.typed", known) == {"agents"}
-    assert imports_of(typed, "envs.core.typed", known, typing=False) == set()
+    typed.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import cardarena.agents\n"
+    )
+    assert imports_of(typed, "cardarena.envs.core.typed", known) == {"cardarena.agents"}
+    assert imports_of(typed, "cardarena.envs.core.typed", known, typing=False) == set()
+
+
+def bare_imports(path: Path) -> list[str]:
+    """Imports of the bare names ``envs``/``agents`` (in a checkout they would load a second
+    copy of every module; installed, they do not exist or are the user's own)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        out += [n for n in names if n.split(".")[0] in ("envs", "agents")]
+    return out
+
+
+def test_nothing_imports_the_bare_folder_names(tmp_path):
+    files = [
+        p
+        for d in ("envs", "agents", "cardarena", "tests", "bench", "examples")
+        for p in (ROOT / d).rglob("*.py")
+    ] + [ROOT / "train.py", ROOT / "evaluate.py"]
+    offenders = [f"{p.relative_to(ROOT)}: {n}" for p in files for n in bare_imports(p)]
+    assert not offenders, "import cardarena.envs / cardarena.agents instead:\n" + "\n".join(
+        offenders
+    )
+    probe = tmp_path / "probe.py"
+    probe.write_text("import envs.core\nfrom agents import make_agent\n")
+    assert bare_imports(probe) == ["envs.core", "agents"]

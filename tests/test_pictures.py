@@ -10,19 +10,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import envs
-from envs.core.engine import ConfigError
-from envs.core.pictures import OBSERVER, picture
+from cardarena import envs
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.pictures import OBSERVER, picture
 
 GAMES = envs.names()
-#: every game at its smallest and largest player count
-GAME_COUNTS = [
-    (g, n)
-    for g in GAMES
-    for n in sorted(
-        {envs.get_spec(g).engine_cls.min_players, envs.get_spec(g).engine_cls.max_players}
-    )
-]
 #: games with cards some seat cannot see
 HIDDEN = ["ratatat", "thegame", "suicidium"]
 
@@ -53,7 +45,7 @@ def _states(game: str, n: int, points=(0, 6, 20, 60)):
         engine.apply(state, legal[int(rng.integers(len(legal)))])
 
 
-@pytest.mark.parametrize(("game", "n"), GAME_COUNTS)
+@pytest.mark.every_game
 def test_gym_env_renders_the_learners_view(game, n):
     env = gym.make(
         f"cardarena/{game}-v0", num_players=n, render_mode="rgb_array", opponents="random"
@@ -79,7 +71,7 @@ def test_gym_env_renders_the_learners_view(game, n):
     assert np.array_equal(first, again.render()), "same seed, different pictures"
 
 
-@pytest.mark.parametrize(("game", "n"), GAME_COUNTS)
+@pytest.mark.every_game
 def test_aec_env_renders_a_seat_the_public_table_or_the_observer(game, n):
     env = envs.make(game, num_players=n, render_mode="rgb_array")
     assert "rgb_array" in env.metadata["render_modes"] and env.metadata["render_fps"] > 0
@@ -101,7 +93,7 @@ def test_aec_env_renders_a_seat_the_public_table_or_the_observer(game, n):
             envs.make(game, num_players=n, render_mode="rgb_array", render_seat=bad)
 
 
-@pytest.mark.parametrize(("game", "n"), GAME_COUNTS)
+@pytest.mark.every_game
 def test_a_picture_hides_what_its_seat_cannot_see(game, n):
     """Redraw everything a seat cannot see (the harness's resample_hidden): its picture and the
     public one stay pixel for pixel the same; the observer's changes (hidden-card games)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from agents.evaluation.schedule import CHUNKS_PER_WORKER, make_chunks
+from cardarena.agents.evaluation.schedule import CHUNKS_PER_WORKER, make_chunks
 
 
 def _todo(deals: int, tables: int = 4) -> list:
@@ -33,7 +33,7 @@ def test_without_batching_every_worker_gets_several_chunks():
 
 
 def test_search_tournament_with_workers_matches_one_process():
-    from agents.evaluation.tournament import run_tournament
+    from cardarena.agents.evaluation.tournament import run_tournament
 
     args = ("flip6", ["pimc:worlds=2,rollout=ev,horizon=round", "ev", "ev"], 6, {"num_players": 3})
     one = run_tournament(*args, progress=False, workers=1)

@@ -11,26 +11,16 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import envs
-from agents import make_agent
-from agents.search import parse_spec
-from agents.search.ismcts import IsmctsAgent
-from agents.search.pimc import PimcAgent
-from envs.core.engine import CardArenaError, ConfigError
-from envs.core.loop import Worlds, decide, play
-from envs.core.seeding import agent_seed
+from cardarena import envs
+from cardarena.agents import make_agent
+from cardarena.agents.search import parse_spec
+from cardarena.agents.search.ismcts import IsmctsAgent
+from cardarena.agents.search.pimc import PimcAgent
+from cardarena.envs.core.engine import CardArenaError, ConfigError
+from cardarena.envs.core.loop import Worlds, decide, play
+from cardarena.envs.core.seeding import agent_seed
 
 TINY = {"pimc": "pimc:worlds=1", "ismcts": "ismcts:iterations=6"}
-
-
-def player_counts(name: str) -> list[int]:
-    cls = envs.get_spec(name).engine_cls
-    return sorted({cls.min_players, cls.max_players})
-
-
-GAME_COUNTS = [
-    pytest.param(name, n, id=f"{name}-{n}p") for name in envs.names() for n in player_counts(name)
-]
 
 
 def play_game(name: str, n: int, specs: list[str], deal: int) -> tuple[list[int], list[float]]:
@@ -47,7 +37,7 @@ def play_game(name: str, n: int, specs: list[str], deal: int) -> tuple[list[int]
     return actions, engine.returns(state)
 
 
-@pytest.mark.parametrize(("name", "n"), GAME_COUNTS)
+@pytest.mark.every_game
 def test_search_agents_play_whole_games_legally_and_reproducibly(name: str, n: int) -> None:
     # pimc and ismcts at the first two seats, random at the rest (apply refuses illegal actions)
     specs = [TINY["pimc"], TINY["ismcts"]] + ["random"] * max(0, n - 2)
@@ -171,7 +161,7 @@ def test_gymnasium_opponents_can_be_search_agents() -> None:
 
 
 def test_a_person_plays_against_search_agents(tmp_path) -> None:
-    from agents.tools.play import play_human
+    from cardarena.agents.tools.play import play_human
 
     class Person(io.StringIO):
         def readline(self, *args):

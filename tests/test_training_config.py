@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.training.config import TrainConfig, from_dict, load_config
-from envs.core.engine import ConfigError
+from cardarena.agents.training.config import TrainConfig, from_dict, load_config
+from cardarena.envs.core.engine import ConfigError
 
 #: (YAML after "game: flip6" unless it names a game itself, text the error must contain)
 BAD_CONFIGS = [

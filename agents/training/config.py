@@ -15,12 +15,13 @@ import describe; print(describe())"`` prints them all.
 from __future__ import annotations
 
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from agents.training.config_checks import (
+from cardarena.agents.training.config_checks import (
     Bad,
     Checker,
     agent_list,
@@ -36,7 +37,7 @@ from agents.training.config_checks import (
     optional,
     weights,
 )
-from envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError
 
 
 def doc(default: Any, check: Checker, meaning: str) -> Any:
@@ -213,7 +214,7 @@ def _build(cls: type, data: Any, where: str) -> Any:
 
 
 def _check_agent(game: str, name: str, key: str) -> None:
-    from agents import make_agent
+    from cardarena.agents import make_agent
 
     try:
         make_agent(game, name)
@@ -223,7 +224,7 @@ def _check_agent(game: str, name: str, key: str) -> None:
 
 def _check_together(cfg: TrainConfig) -> None:
     """Rules between fields, the game's options and every agent name."""
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     try:
         get_spec(cfg.game).make_engine(**cfg.env)
@@ -277,11 +278,35 @@ def from_dict(data: dict[str, Any], overrides: dict[str, Any] | None = None) -> 
     return cfg
 
 
-def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
-    """Read a YAML config over the defaults and check every value (``ConfigError`` if bad)."""
+def packaged_configs() -> dict[str, Any]:
+    """The default configs shipped with the package (``configs/*.yaml``), by name."""
+    folder = resources.files("cardarena.configs")
+    return {
+        item.name.removesuffix(".yaml"): item
+        for item in folder.iterdir()
+        if item.name.endswith(".yaml")
+    }
+
+
+def find_config(path: str | Path) -> Path | Any:
+    """A config file, or the name of a packaged one (``flip6``, ``configs/flip6.yaml`` from
+    anywhere, so an installed package finds its defaults)."""
     path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"config file {str(path)!r} not found")
+    if path.exists():
+        return path
+    shipped = packaged_configs()
+    if path.name.removesuffix(".yaml") in shipped and path.parent in (Path("."), Path("configs")):
+        return shipped[path.name.removesuffix(".yaml")]
+    raise ConfigError(
+        f"config file {str(path)!r} not found; give a YAML file or the name of a default config: "
+        f"{', '.join(sorted(shipped))}"
+    )
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> TrainConfig:
+    """Read a YAML config over the defaults and check every value (``ConfigError`` if bad).
+    ``path`` is a file or a packaged config's name (see :func:`find_config`)."""
+    path = find_config(path)
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} is not a file")
     try:  # safe_load builds plain data only: a python/object tag is an error, never a call

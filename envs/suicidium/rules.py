@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.engine import (
+from cardarena.envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
@@ -73,7 +73,7 @@ from envs.core.engine import (
     rng_to_dict,
     stack_deck,
 )
-from envs.suicidium.catalogue import (
+from cardarena.envs.suicidium.catalogue import (
     EFFECTS,
     TARGET_ANY,
     TARGET_CARD,
@@ -370,7 +370,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         wp = options.pop("wp", None)
         if wp is None:
             wp = [START_WP] * n
-        if len(wp) != n or any(
+        elif len(wp) != n or any(
             isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
             for w in wp
         ):
@@ -447,17 +447,12 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         seat = state.decider
         hand = state.hands[seat]
         if d == D_MAIN:
-            acts = []
             if state.played < MAX_PLAYS:
-                flags = -1  # the table's classes, computed for the first RESPONSE card only
-                for c in hand:
-                    if KIND[c] != RESPONSE:
-                        acts.append(PLAY0 + c)
-                    else:
-                        if flags < 0:
-                            flags = _table_classes(state.table)
-                        if _RESPONSE_FITS[c] & flags:  # _response_fits
-                            acts.append(PLAY0 + c)
+                # the table's classes matter only for RESPONSE cards (_response_fits)
+                flags = (_table_classes(state.table) if state.table else 0) | _ALWAYS
+                acts = [PLAY0 + c for c in hand if _PLAYABLE[c] & flags]
+            else:
+                acts = []
             if not acts or state.drew or state.played:  # U9
                 acts.append(PASS)
             acts.sort()
@@ -465,22 +460,18 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if d == D_RESPOND:
             acts = [PASS]
             if state.played < MAX_PLAYS:
-                flags = -1
-                for c in hand:
-                    if KIND[c] == RESPONSE:
-                        if flags < 0:
-                            flags = _table_classes(state.table)
-                        if _RESPONSE_FITS[c] & flags:
-                            acts.append(PLAY0 + c)
-            acts.sort()
+                flags = _table_classes(state.table) if state.table else 0
+                acts += [PLAY0 + c for c in hand if _RESPONSE_ONLY_FITS[c] & flags]
+                acts.sort()
             return acts
         if d == D_TARGET_PLAYER:
             entry = state.table[-1]
             card = entry[E_CARD]
+            alive = state.alive
             if EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY:
-                return [TARGET0 + s for s in range(state.num_players) if state.alive[s]]
+                return [TARGET0 + s for s in range(state.num_players) if alive[s]]
             player = entry[E_PLAYER]
-            return [TARGET0 + s for s in range(state.num_players) if state.alive[s] and s != player]
+            return [TARGET0 + s for s in range(state.num_players) if alive[s] and s != player]
         if d == D_TARGET_CARD:
             card = state.table[-1][E_CARD]
             return sorted(ON0 + state.table[i][E_CARD] for i in _card_targets(state, card))
@@ -496,12 +487,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         """U7/U9: draw k (0 only if a card can then be played), or discard one and draw one."""
         hand = state.hands[seat]
         kmax = _draw_max(state, seat)
-        acts = []
-        if not state.skip_main_now and _can_open_main(hand):
-            acts.append(DRAW0)
-        acts.extend(range(DRAW0 + 1, DRAW0 + kmax + 1))
+        # draw 0 only if a card can then be played (kmax is below 1 with a full hand)
+        acts = [DRAW0] if not state.skip_main_now and _can_open_main(hand) else []
+        acts += range(DRAW0 + 1, DRAW0 + kmax + 1)
         if len(hand) >= HAND_SIZE:
-            acts.extend(sorted(DISCARD0 + c for c in hand))
+            acts += sorted([DISCARD0 + c for c in hand])
         return acts
 
     # ---- action text -------------------------------------------------------------------------------
@@ -516,8 +506,75 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if state.over or (seat is not None and seat != state.decider):
             self.check_turn(state, seat)  # raises
         seat = state.decider
-        action = int(action)
+        if type(action) is not int:
+            action = int(action)
         d = state.decision
+        # the commonest actions, checked and applied at once (the same tests as below)
+        if d == D_MAIN or d == D_RESPOND:
+            if PLAY0 <= action < ON0:  # play a card
+                c = action - PLAY0
+                if KIND[c] == RESPONSE:
+                    legal = _RESPONSE_FITS[c] & _table_classes(state.table) != 0
+                else:
+                    legal = d == D_MAIN
+                if legal and state.played < MAX_PLAYS and c in state.hands[seat]:
+                    state.decisions += 1
+                    state.decision = D_NONE
+                    self._play(state, seat, c)
+                    self._advance(state)
+                    return
+            elif action == PASS and (d == D_RESPOND or state.drew or state.played):  # U9
+                state.decisions += 1
+                state.decision = D_NONE
+                state.step = ST_END_MAIN if d == D_MAIN else ST_NEXT_RESPONDER
+                self._advance(state)
+                return
+        elif d == D_TARGET_PLAYER:
+            target = action - TARGET0
+            entry = state.table[-1]
+            if 0 <= target < state.num_players and state.alive[target]:
+                card = entry[E_CARD]
+                if (
+                    EFFECT[card] == E_REDIRECT
+                    or TARGETING[card] == T_ANY
+                    or target != entry[E_PLAYER]
+                ):
+                    state.decisions += 1
+                    entry[E_SEATS].append(target)
+                    state.need -= 1
+                    if state.need > 0:
+                        state.decision = D_TARGET_PLAYER
+                    else:
+                        state.decision = D_NONE
+                        self._played_one(state)
+                    self._advance(state)
+                    return
+        elif d == D_TARGET_CARD and ON0 <= action < DISCARD0:
+            # legal_actions: the cards before the response being played that it fits
+            table = state.table
+            target_card = action - ON0
+            fits = _RESPONSE_FITS[table[-1][E_CARD]] & _CARD_CLASS[target_card]
+            last = len(table) - 1
+            index = next((i for i in range(last) if table[i][E_CARD] == target_card), -1)
+            if fits and index >= 0:
+                state.decisions += 1
+                state.decision = D_NONE
+                entry = table[-1]
+                entry[E_TARGET] = index
+                if EFFECT[entry[E_CARD]] == E_REDIRECT:  # U23: one choice per recipient
+                    state.need = len(table[index][E_SEATS])
+                    state.decision = D_TARGET_PLAYER
+                else:
+                    self._played_one(state)
+                self._advance(state)
+                return
+        elif d == D_DRAW:
+            if DRAW0 < action <= DRAW0 + HAND_SIZE and action - DRAW0 <= _draw_max(state, seat):
+                state.decisions += 1
+                state.decision = D_NONE
+                self._draw_phase(state, seat, action)
+                self._advance(state)
+                return
         # the common cases are tested one action at a time, as legal_actions would include it
         if (d == D_MAIN or d == D_RESPOND) and PLAY0 <= action < ON0:  # play a card
             c = action - PLAY0
@@ -592,13 +649,21 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         """Run everything the rules decide until a player must choose or the game ends."""
         while not state.over and state.decision == D_NONE:
             step = state.step
-            if step == ST_START_TURN:
-                self._start_turn(state)
-            elif step == ST_MAIN:
+            # the steps in order of how often they come (ST_MAIN after every card played)
+            if step == ST_MAIN:
                 if state.played >= MAX_PLAYS:  # U8: at most 3 cards
                     state.step = ST_END_MAIN
                 else:
                     state.decision, state.decider = D_MAIN, state.active
+            elif step == ST_NEXT_RESPONDER:
+                state.played = 0
+                if state.responders:
+                    state.decision, state.decider = D_RESPOND, state.responders.pop(0)
+                elif state.responded and not state.active_responding:
+                    state.active_responding = True
+                    state.decision, state.decider = D_RESPOND, state.active
+                else:
+                    state.step = ST_RESOLVE_START
             elif step == ST_END_MAIN:
                 if state.table:  # U10: responses only if a card was put on the table
                     n = state.num_players
@@ -610,20 +675,15 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     state.step = ST_NEXT_RESPONDER
                 else:
                     state.step = ST_END_TURN
-            elif step == ST_NEXT_RESPONDER:
-                state.played = 0
-                if state.responders:
-                    state.decision, state.decider = D_RESPOND, state.responders.pop(0)
-                elif state.responded and not state.active_responding:
-                    state.active_responding = True
-                    state.decision, state.decider = D_RESPOND, state.active
-                else:
-                    state.step = ST_RESOLVE_START
             elif step == ST_RESPOND:
                 if state.played >= MAX_PLAYS:
                     state.step = ST_NEXT_RESPONDER
                 else:
                     state.decision = D_RESPOND
+            elif step == ST_START_TURN:
+                self._start_turn(state)
+            elif step == ST_END_TURN:
+                self._end_turn(state)
             elif step == ST_RESOLVE_START:
                 state.phase = PH_RESOLUTION
                 state.res_active = table_activity(state.table)
@@ -631,8 +691,6 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                 state.step = ST_RESOLVE
             elif step == ST_RESOLVE:
                 self._resolve(state)
-            elif step == ST_END_TURN:
-                self._end_turn(state)
             else:  # pragma: no cover - a decision was expected
                 raise RuntimeError(f"suicidium: stuck at step {step} without a decision")
 
@@ -816,11 +874,13 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     return
         # every card to the discard pile, except placed lasting events and stolen cards (U11, U24)
         everyone = (1 << state.num_players) - 1
+        # thieves only where a STEAL_PLAYED response lies on the table (U24)
+        steals = any([_STEALS[e[E_CARD]] for e in table])
         for i, entry in enumerate(table):
             if entry[E_PLACED]:
                 continue
             card = entry[E_CARD]
-            _, _, thief = card_modifiers(table, state.res_active, i)
+            thief = card_modifiers(table, state.res_active, i)[2] if steals else -1
             if thief >= 0 and state.alive[thief]:
                 state.hands[thief].append(card)
                 state.known_by[card] = everyone
@@ -838,7 +898,8 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if KIND[card] == POINTS:
             n, a = state.num_players, state.active
             changes = point_changes(card, seats, mult)
-            changes.sort(key=lambda sc: (sc[0] - a) % n)  # U11: seat order from the active player
+            if len(changes) > 1:  # U11: seat order from the active player
+                changes.sort(key=lambda sc: (sc[0] - a) % n)
             for s, delta in changes:
                 if not state.alive[s]:
                     continue
@@ -1282,9 +1343,12 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
 # ---- helpers -----------------------------------------------------------------------------------------
 def _draw_max(state: SuicidiumState, seat: int) -> int:
     """The most cards ``seat`` may draw now (U4, U7, U12)."""
-    kmax = min(HAND_SIZE - len(state.hands[seat]), len(state.draw_pile) + len(state.discard_pile))
-    if state.mode == SURVIVE:
-        kmax = min(kmax, state.wp[seat])  # U7: never more than its WP
+    kmax = HAND_SIZE - len(state.hands[seat])
+    cards = len(state.draw_pile) + len(state.discard_pile)
+    if cards < kmax:
+        kmax = cards
+    if state.mode == SURVIVE and state.wp[seat] < kmax:
+        kmax = state.wp[seat]  # U7: never more than its WP
     return kmax
 
 
@@ -1294,8 +1358,7 @@ _HAS_POINTS, _HAS_EVENT, _HAS_ANY = 1, 2, 4
 def _table_classes(table: list[list[Any]]) -> int:
     flags = 0
     for e in table:
-        flags |= _HAS_ANY | (_HAS_POINTS if KIND[e[E_CARD]] == POINTS else 0)
-        flags |= _HAS_EVENT if KIND[e[E_CARD]] == EVENT else 0
+        flags |= _CARD_CLASS[e[E_CARD]]
     return flags
 
 
@@ -1309,6 +1372,20 @@ _FITS = {
     E_STEAL_PLAYED: _HAS_ANY,
 }
 _RESPONSE_FITS: list[int] = [_FITS.get(EFFECT[c], 0) for c in range(NUM_CARDS)]
+#: per card: the table classes it adds (see _table_classes, fits_target)
+_CARD_CLASS: list[int] = [
+    _HAS_ANY | (_HAS_POINTS if KIND[c] == POINTS else 0) | (_HAS_EVENT if KIND[c] == EVENT else 0)
+    for c in range(NUM_CARDS)
+]
+#: per card: the table classes a RESPONSE fits (0 for the other cards), and those under which MAIN
+#: may play it (_ALWAYS, a bit every table has, for a card that is not a RESPONSE; U8, U20)
+_ALWAYS = 8
+_RESPONSE_ONLY_FITS: list[int] = [
+    _RESPONSE_FITS[c] if KIND[c] == RESPONSE else 0 for c in range(NUM_CARDS)
+]
+_PLAYABLE: list[int] = [
+    _RESPONSE_FITS[c] if KIND[c] == RESPONSE else _ALWAYS for c in range(NUM_CARDS)
+]
 
 
 def _response_fits(card: int, flags: int) -> bool:
@@ -1317,23 +1394,23 @@ def _response_fits(card: int, flags: int) -> bool:
 
 def fits_target(response: int, target: int) -> bool:
     """Whether RESPONSE card ``response`` may rest on card ``target`` (U20, U22-U24)."""
-    kind = KIND[target]
-    cls = _HAS_ANY | (_HAS_POINTS if kind == POINTS else 0) | (_HAS_EVENT if kind == EVENT else 0)
-    return bool(_RESPONSE_FITS[response] & cls)
+    return bool(_RESPONSE_FITS[response] & _CARD_CLASS[target])
 
 
 def _card_targets(state: SuicidiumState, response: int) -> list[int]:
     """Table indices the response being played (the last entry) may rest on."""
     table = state.table
-    return [i for i in range(len(table) - 1) if fits_target(response, table[i][E_CARD])]
+    fits = _RESPONSE_FITS[response]
+    return [i for i in range(len(table) - 1) if fits & _CARD_CLASS[table[i][E_CARD]]]
 
 
 def _can_open_main(hand: list[int]) -> bool:
     """A card playable on an empty table: any POINTS or EVENT card (U8)."""
-    for c in hand:
-        if KIND[c] != RESPONSE:
-            return True
-    return False
+    return any(map(_OPENS.__getitem__, hand))
+
+
+_OPENS: list[bool] = [KIND[c] != RESPONSE for c in range(NUM_CARDS)]
+_STEALS: list[bool] = [EFFECT[c] == E_STEAL_PLAYED for c in range(NUM_CARDS)]
 
 
 def _shielded(state: SuicidiumState, seat: int) -> bool:

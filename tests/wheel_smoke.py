@@ -1,0 +1,88 @@
+"""Smoke test of an installed cardarena (a built wheel in a fresh virtual environment).
+
+Run by ``make wheel-smoke`` (part of CI) from an empty directory that holds a user's own
+``agents`` and ``envs`` packages, with the venv's python, so nothing of the checkout is
+importable: every game makes, steps and plays through gymnasium; every zoo agent loads and is
+ranked by the installed ``cardarena-evaluate``; the default configs and the commands are there.
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+
+import cardarena
+from cardarena import envs
+from cardarena.agents import make_agent
+from cardarena.agents.training.config import load_config, packaged_configs
+
+site = Path(sysconfig.get_paths()["purelib"]).resolve()
+assert Path(cardarena.__file__).resolve().is_relative_to(site), cardarena.__file__
+users_agents = importlib.import_module("agents")  # the user's own package, next to ours
+assert users_agents.OWNER == "user", users_agents.__file__
+
+BIN = Path(sys.executable).parent  # the venv's console scripts (the venv need not be activated)
+BEST = {"flip6": "ev", "ratatat": "tracker", "thegame": "planner"}
+
+
+def random_game(game: str, seed: int) -> int:
+    env = envs.make(game)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _seat in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps
+
+
+for game in envs.names():
+    print(f"{game}: {random_game(game, 0)} random moves;", end=" ")
+    gym_env = gymnasium.make(f"cardarena/{game}-v0")
+    obs, info = gym_env.reset(seed=1)
+    obs, reward, term, trunc, info = gym_env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    print(f"gymnasium step ok, observation {obs.shape}")
+
+assert {"flip6", "sevn", "thegame"} <= set(packaged_configs()), packaged_configs()
+assert load_config("flip6").game == "flip6"
+
+zoo = sorted(p.stem for p in (Path(cardarena.agents.__file__).parent / "zoo").glob("*.zip"))
+assert zoo, "no zoo agents in the installed package"
+for name in zoo:
+    game = name.split("_")[0]
+    make_agent(game, f"zoo:{name}")
+    field = BEST.get(game, "random")
+    players = max(2, envs.get_spec(game).engine_cls.min_players)
+    out = subprocess.run(
+        [
+            BIN / "cardarena-evaluate",
+            "--game",
+            game,
+            "--num-players",
+            str(players),
+            "--deals",
+            "2",
+            "--agents",
+            f"zoo:{name}",
+            *[field] * (players - 1),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    print(f"zoo:{name} ranked against {field}: ok")
+
+for command in ("cardarena-train", "cardarena-evaluate", "cardarena-play", "cardarena-replay"):
+    assert subprocess.run([BIN / command, "--help"], capture_output=True).returncode == 0
+print(f"wheel smoke test passed ({sys.executable})")
