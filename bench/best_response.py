@@ -89,8 +89,17 @@ def _ProgressBar(bar: Any) -> Any:  # noqa: N802 - builds the callback class on 
     return ProgressBar()
 
 
-def train_config(game: str, num_players: int, timesteps: int, seed: int, out_dir: str) -> Any:
-    """The project's training defaults for this budget (checked like any training config)."""
+def train_config(
+    game: str,
+    num_players: int,
+    timesteps: int,
+    seed: int,
+    out_dir: str,
+    imitate: str | None = None,
+    clone_games: int = 0,
+) -> Any:
+    """The project's training defaults for this budget (checked like any training config); with
+    ``clone_games``, a warm start cloning ``imitate`` on that many games first."""
     from cardarena.agents.training.config import from_dict
 
     data: dict[str, Any] = {
@@ -100,6 +109,8 @@ def train_config(game: str, num_players: int, timesteps: int, seed: int, out_dir
         "total_timesteps": timesteps,
         "output_dir": out_dir,
     }
+    if clone_games:
+        data["warm_start"] = {"imitate": imitate, "games": clone_games}
     if timesteps < SMALL_BUDGET:
         data.update(n_envs=2, ppo={"n_steps": 64, "batch_size": 64})
     return from_dict(data)
@@ -113,8 +124,11 @@ def train_response(
     seed: int,
     path: Path,
     progress: bool,
+    clone_games: int = 0,
 ) -> dict[str, Any]:
-    """Train MaskablePPO against ``against`` in every other seat; save the learner to ``path``."""
+    """Train MaskablePPO against ``against`` in every other seat; save the learner to ``path``.
+    With ``clone_games``, the policy first clones ``against`` (its decisions in that many games
+    where it plays every seat: :mod:`agents.training.warm_start`)."""
     import torch
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
@@ -123,7 +137,7 @@ def train_response(
     from cardarena.envs.core import seeding
     from cardarena.envs.core.single_agent import SelfPlayEnv
 
-    cfg = train_config(game, num_players, timesteps, seed, str(path.parent))
+    cfg = train_config(game, num_players, timesteps, seed, str(path.parent), against, clone_games)
     torch.manual_seed(seed)
     torch.set_num_threads(1)  # small networks: threads only cost
 
@@ -141,6 +155,11 @@ def train_response(
     vec = VecMonitor(DummyVecEnv([thunk(i) for i in range(cfg.n_envs)]))
     model = build_model(cfg, vec)
     start = time.perf_counter()
+    cloned = None
+    if clone_games:
+        from cardarena.agents.training.warm_start import warm_start
+
+        cloned = warm_start(model, cfg, progress, 1)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -160,6 +179,9 @@ def train_response(
         "train_seconds": round(seconds, 1),
         "n_envs": cfg.n_envs,
         "n_steps": cfg.ppo.n_steps,
+        "warm_start": None
+        if cloned is None
+        else {k: cloned[k] for k in ("teacher", "games", "decisions", "agreement") if k in cloned},
     }
 
 
@@ -272,7 +294,14 @@ def _trained(args: argparse.Namespace, against: str, path: Path) -> dict[str, An
             )
         return {"trained_against": against, "timesteps": done, "reused": str(path)}
     return train_response(
-        args.game, against, args.num_players, args.timesteps, args.seed, path, not args.no_progress
+        args.game,
+        against,
+        args.num_players,
+        args.timesteps,
+        args.seed,
+        path,
+        not args.no_progress,
+        args.warm_start,
     )
 
 
@@ -318,6 +347,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-games", type=int, default=2000, help="games per measurement")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="processes for the evaluations")
+    p.add_argument(
+        "--warm-start",
+        type=int,
+        default=0,
+        metavar="GAMES",
+        help="clone the agent trained against (its decisions in GAMES games) before PPO; "
+        "a response that starts as strong as the target (default 0: from scratch)",
+    )
     p.add_argument("--no-reference", action="store_true", help="skip the run against random")
     p.add_argument(
         "--reference-checkpoint",
@@ -340,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
         ("--num-players", args.num_players, 2),
         ("--seed", args.seed, 0),
         ("--workers", args.workers, 1),
+        ("--warm-start", args.warm_start, 0),
     ):
         if value < low:
             p.error(f"{name} must be >= {low}, got {value}")
