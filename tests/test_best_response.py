@@ -68,3 +68,16 @@ def test_a_cooperative_game_or_an_unknown_target_is_refused(capsys):
     assert main(["--game", "thegame", "--target", "planner", "--timesteps", "8"]) == 2
     assert main(["--game", "flip6", "--target", "nobody", "--timesteps", "8"]) == 2
     assert "unknown agent" in capsys.readouterr().err
+
+
+def test_warm_start_clones_the_target_first(tmp_path):
+    from bench.best_response import main
+
+    out = tmp_path / "ws.json"
+    args = ["--game", "flip6", "--target", "ev", "--num-players", "3", "--timesteps", "128"]
+    args += ["--eval-games", "3", "--warm-start", "4", "--no-reference", "--no-progress"]
+    assert main([*args, "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    (row,) = result["targets"]
+    assert row["warm_start"]["teacher"] == "ev" and row["warm_start"]["games"] == 4
+    assert "reference" not in result and "reference_vs_target" not in row
