@@ -16,6 +16,10 @@ Reference: the same budget, seed and network trained against a table of ``random
 run, whatever the targets), measured against ``random`` (how much the budget learns to beat a
 random table) and against each target (what training against the target itself adds).
 
+``--warm-start GAMES`` first clones the target (``agents.training.warm_start``, its decisions
+in GAMES games), so that the response starts about as strong as the target instead of from
+nothing; a from-scratch learner below par bounds nothing.
+
 This is an *approximate* best response (Timbers et al., "Approximate exploitability: learning a
 best response", IJCAI 2022): the learner is one policy found by a fixed budget of PPO, so how far
 it beats par is a lower bound on how exploitable the target is (a better response may exist);
