@@ -6,9 +6,11 @@
 Three kinds of row, each with the claim the docs make and whether this run upholds it:
 
 * ``zoo``: each zoo agent at a table whose other seats are its game's best baseline (4 players),
-  every deck seed under every seat rotation; the verdict is the lower end of the 95% interval of
-  its win rate against par (1/4). Cooperative thegame: the zoo agent as a whole team next to the
-  best baseline as a whole team, on the same deals, at 2 players. Claimed: flip6 and ratatat beat.
+  every deck seed under every seat rotation; the verdict reads the 95% interval of its win rate
+  against par (1/4): ``beats`` (all above), ``below par`` (all below) or ``at par`` (par inside).
+  Cooperative thegame: the zoo agent as a whole team next to the best baseline as a whole team,
+  on the same deals, at 2 players. Claimed (:data:`CLAIMS`, as the docs say): flip6 and ratatat
+  beat, the others as measured.
 * ``ladder``: each game's scripted baselines, weakest first, at one table (every rotation);
   claimed: each is above the one before it (separate 95% intervals of the win rate; thegame:
   of the mean cards left, one agent in every seat of 2-player tables).
@@ -42,8 +44,15 @@ ZOO = {
     "suicidium_depression": ("suicidium", {"mode": "DEPRESSION"}, 4),
     "thegame": ("thegame", {}, 2),
 }
-#: the zoo agents the docs say beat their game's best baseline
-CLAIMED_TO_BEAT = {"flip6", "ratatat"}
+#: the verdict the docs give each zoo agent against its game's best baseline (thegame's team
+#: claim is "does not beat": no claim is checked for it)
+CLAIMS = {
+    "flip6": "beats",
+    "ratatat": "beats",
+    "sevn": "below par",
+    "suicidium_survive": "below par",
+    "suicidium_depression": "below par",
+}
 #: ladder tables: game -> (options, deals); 3 seats meet directly, suicidium alternates at 4
 LADDERS = {
     "flip6": ({"num_players": 3}, 300),
@@ -56,6 +65,15 @@ LADDERS = {
 #: suicidium heuristic settings: (mode, former setting, deals)
 SETTINGS = [("SURVIVE", "draw_margin=5", 250), ("DEPRESSION", "lift_weight=0.6", 1000)]
 Z95 = 1.959963984540054
+
+
+def par_verdict(ci: tuple[float, float] | list[float], par: float) -> str:
+    """``beats`` / ``below par`` / ``at par``: where the 95% interval lies against par."""
+    if ci[0] > par:
+        return "beats"
+    if ci[1] < par:
+        return "below par"
+    return "at par"
 
 
 def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]:
@@ -77,19 +95,19 @@ def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]
             res = run_tournament(game, [zoo, best], deals, opts, workers=workers, progress=False)
             teams = {t.team: t for t in res.team_summaries()}
             me, base = teams[zoo], teams[best]
-            holds = me.win_rate > base.win_rate
+            verdict = "beats" if me.win_rate > base.win_rate else "does not beat"
             row.update(against=f"{best} team", games=me.games, value=me.win_rate)
             row.update(ci=list(me.win_ci), reference=f"baseline team {base.win_rate:.3f}")
         else:
             lineup = [zoo] + [best] * (n - 1)
             res = run_tournament(game, lineup, deals, opts, workers=workers, progress=False)
             s = {x.name: x for x in res.summaries()}[zoo]
-            holds = s.win_ci[0] > 1 / n
+            verdict = par_verdict(s.win_ci, 1 / n)
             row.update(against=best, games=s.games, value=s.win_rate, ci=list(s.win_ci))
             row.update(reference=f"par {1 / n:.2f}")
-        row["verdict"] = "beats" if holds else "does not beat"
-        row["claimed"] = name in CLAIMED_TO_BEAT
-        row["holds"] = holds or not row["claimed"]
+        row["verdict"] = verdict
+        row["claimed"] = CLAIMS.get(name)
+        row["holds"] = row["claimed"] is None or verdict == row["claimed"]
         rows.append(row)
     return rows
 

@@ -2,6 +2,7 @@
 
     python bench/throughput.py [--seconds 2] [--repeats 3] [--games flip6 ...] [--rss-games 10000]
     python bench/throughput.py --profile sevn/8 [--seconds 5]     # cProfile of one AEC loop
+    python bench/throughput.py --clock cpu ...    # thread CPU time: a machine shared with other jobs
 
 What is measured, for every game at 2 (or its minimum, and 1 for a solitaire), 4 and its maximum
 player count (bench/README.md has the latest figures):
@@ -24,8 +25,10 @@ player count (bench/README.md has the latest figures):
 * Peak RSS: a fresh process playing ``--rss-games`` random games through the AEC loop above, per
   game at ``--rss-players`` (4) players; the long games (sevn, suicidium) run last.
 
-Every figure is the median of ``--repeats`` timed runs of ``--seconds``. Prints a table and writes
-JSON (``--out``, default bench/results/throughput.json).
+Every figure is the median of ``--repeats`` timed runs of ``--seconds`` (wall seconds, or with
+``--clock cpu`` this thread's CPU seconds, which leave out the waits for a core on a busy
+machine). Prints a table and writes JSON (``--out``, default bench/results/throughput.json). The
+timed loops are in ``bench/aec_timing.py``, the peak-RSS runs in ``bench/peak_rss.py``.
 """
 
 from __future__ import annotations
@@ -36,242 +39,38 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.aec_timing import (  # noqa: E402
+    aec_ratio,
+    aec_steps_per_second,
+    connect_four_env,
+    encoder_cost,
+    engine_decisions_per_second,
+    interleaved,
+    median_of,
+    player_counts,
+    profile,
+    texas_env,
+    use_clock,
+)
+from bench.peak_rss import rss_section  # noqa: E402
 from cardarena import envs  # noqa: E402
 
-#: games whose random games are long: their peak-RSS runs go last
-LONG_GAMES = ("sevn", "suicidium")
-
-
-def aec_steps_per_second(
-    make_env: Callable[[], Any], seconds: float, seed: int = 0, reseed: bool = False
-) -> float:
-    """AEC steps/s of random legal play (the loop of the module docstring) for ``seconds``.
-
-    ``reseed=False`` is the plain (training) loop: ``reset(seed)`` once, then ``reset()`` between
-    games; ``reseed=True`` the seeded loop: ``reset(seed)`` before every game (texas_holdem_v4
-    rebuilds its rlcard env on a seeded reset, which halves its speed)."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    steps = 0
-    games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(256):
-            if not env.agents:
-                games += 1
-                if reseed:
-                    env.reset(seed=seed + games)
-                else:
-                    env.reset()
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-        if time.perf_counter() >= deadline:
-            break
-    return steps / (time.perf_counter() - start)
-
-
-def encoder_cost(game: str, num_players: int, seconds: float) -> tuple[float, float]:
-    """(microseconds per ``encode`` call, its share of the plain loop's time): the plain loop of
-    ``game`` with its encoder wrapped in a timer (a separate run from the timed ratios)."""
-    import dataclasses
-
-    spent = [0.0, 0]
-    clock = time.perf_counter
-
-    def make_env() -> Any:
-        env = envs.make(game, num_players=num_players)
-        encode = env.spec.encode
-
-        def timed(state: Any, seat: int) -> np.ndarray:
-            t0 = clock()
-            out = encode(state, seat)
-            spent[0] += clock() - t0
-            spent[1] += 1
-            return out
-
-        env.spec = dataclasses.replace(env.spec, encode=timed)
-        return env
-
-    start = clock()
-    aec_steps_per_second(make_env, seconds)
-    took = clock() - start
-    return 1e6 * spent[0] / max(spent[1], 1), spent[0] / took
-
-
-def engine_decisions_per_second(
-    game: str, num_players: int, seconds: float, seed: int = 0
-) -> float:
-    """Decisions/s of random legal play on the bare engine (``legal_actions`` + ``apply``)."""
-    engine = envs.get_spec(game).make_engine(num_players=num_players)
-    rng = np.random.default_rng(seed)
-    # the random choices come from a block of uniforms drawn at once: one rng.integers call per
-    # decision (about 1.2 us) would be a third of the time measured, and none of it the engine's
-    block = 4096
-    uniforms = iter(())
-    decisions = 0
-    g = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = engine.new_game(np.random.default_rng(seed + g))
-        g += 1
-        is_over, legal_actions, apply = engine.is_over, engine.legal_actions, engine.apply
-        while not is_over(state):
-            legal = legal_actions(state)
-            u = next(uniforms, None)
-            if u is None:
-                uniforms = iter(rng.random(block).tolist())
-                u = next(uniforms)
-            apply(state, legal[int(u * len(legal))])
-            decisions += 1
-    return decisions / (time.perf_counter() - start)
-
-
-def median_of(fn: Callable[[], float], repeats: int) -> float:
-    return statistics.median(fn() for _ in range(repeats))
-
-
-def player_counts(game: str) -> list[int]:
-    """2 (or the minimum when above 2; plus the minimum when below 2, e.g. a solitaire), 4 (or
-    the nearest allowed) and the maximum."""
-    cls = envs.get_spec(game).engine_cls
-    low, high = cls.min_players, cls.max_players
-    return sorted({low, max(2, low) if high >= 2 else low, min(max(4, low), high), high})
-
-
-def texas_env() -> Any:
-    from pettingzoo.classic import texas_holdem_v4
-
-    return texas_holdem_v4.env()
-
-
-def connect_four_env() -> Any:
-    from pettingzoo.classic import connect_four_v3
-
-    return connect_four_v3.env()
-
-
-def interleaved(
-    make_env: Callable[[], Any], seconds: float, repeats: int, reseed: bool = False
-) -> tuple[list[float], list[float]]:
-    """(env steps/s, texas_holdem_v4 steps/s) of ``repeats`` interleaved pairs, both in the plain
-    loop (``reseed=False``) or both in the seeded loop."""
-    ours, peer = [], []
-    for _ in range(repeats):
-        peer.append(aec_steps_per_second(texas_env, seconds, reseed=reseed))
-        ours.append(aec_steps_per_second(make_env, seconds, reseed=reseed))
-    return ours, peer
-
-
-def aec_ratio(
-    game: str, num_players: int, seconds: float, repeats: int = 3, reseed: bool = False
-) -> float:
-    """AEC steps/s of ``game`` over texas_holdem_v4's, measured interleaved (A B A B ...) so
-    that both see the same machine load; the median of ``repeats`` pairs. The plain loop by
-    default, the seeded loop with ``reseed=True``."""
-    ours, peer = interleaved(
-        lambda: envs.make(game, num_players=num_players), seconds, repeats, reseed
-    )
-    return statistics.median(o / p for o, p in zip(ours, peer, strict=True))
-
-
-_RSS_SCRIPT = """
-import resource, sys
-import numpy as np
-from cardarena import envs
-
-def peak_kib():
-    # VmHWM: this process's own high-water mark. ru_maxrss is not: on Linux it keeps the
-    # parent's resident size across fork + exec, so every child would report the bench's own.
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-
-game, n, games, loop = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-rng = np.random.default_rng(0)
-if loop == "aec":
-    env = envs.make(game, num_players=n)
-    env.reset(seed=0)
-    base = peak_kib()
-    for g in range(games):
-        env.reset(seed=g)
-        while env.agents:
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rng.integers(len(legal))]))
-else:
-    engine = envs.get_spec(game).make_engine(num_players=n)
-    base = peak_kib()
-    for g in range(games):
-        state = engine.new_game(np.random.default_rng(g))
-        while not engine.is_over(state):
-            legal = engine.legal_actions(state)
-            engine.apply(state, legal[int(rng.integers(len(legal)))])
-print(base, peak_kib())
-"""
-
-
-def peak_rss(game: str, num_players: int, games: int, loop: str = "aec") -> tuple[float, float]:
-    """(RSS after the imports and one reset, peak RSS) in MiB of a fresh process playing
-    ``games`` random games through the AEC loop (``loop="aec"``) or the bare engine."""
-    out = subprocess.run(
-        [sys.executable, "-c", _RSS_SCRIPT, game, str(num_players), str(games), loop],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=str(ROOT),
-    )
-    base, peak = out.stdout.strip().splitlines()[-1].split()
-    return int(base) / 1024.0, int(peak) / 1024.0
-
-
-def peak_rss_mib(game: str, num_players: int, games: int, loop: str = "aec") -> float:
-    """Peak resident memory of a fresh process playing ``games`` random games (MiB)."""
-    return peak_rss(game, num_players, games, loop)[1]
-
-
-def profile(target: str, seconds: float, lines: int = 25) -> None:
-    """cProfile of the AEC loop of ``target`` ("game/players"), sorted by own time."""
-    import cProfile
-    import pstats
-
-    game, _, count = target.partition("/")
-    n = int(count) if count else None
-    options = {"num_players": n} if n else {}
-    profiler = cProfile.Profile()
-    profiler.enable()
-    rate = aec_steps_per_second(lambda: envs.make(game, **options), seconds)
-    profiler.disable()
-    print(f"{target}: {rate:.0f} AEC steps/s under the profiler")
-    pstats.Stats(profiler).sort_stats("tottime").print_stats(lines)
-
+__all__ = [
+    "aec_ratio",
+    "aec_steps_per_second",
+    "encoder_cost",
+    "engine_decisions_per_second",
+    "interleaved",
+    "player_counts",
+    "texas_env",
+]
 
 LOOPS = (("plain", False), ("seeded", True))
 
@@ -351,8 +150,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--no-throughput", action="store_true", help="skip the timings (peak RSS runs only)"
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time with the wall clock (default) or the thread's CPU time (a machine shared with "
+        "other jobs: leaves out the time spent waiting for a core)",
+    )
     parser.add_argument("--profile", metavar="GAME/N", help="only profile one AEC loop")
     args = parser.parse_args(argv)
+    use_clock(args.clock)
     if args.profile:
         profile(args.profile, args.seconds)
         return {}
@@ -367,6 +174,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "cpus": os.cpu_count(),
             "load_average": list(os.getloadavg()),
         },
+        "clock": args.clock,
         "seconds": args.seconds,
         "repeats": args.repeats,
         "peers": {},
@@ -376,27 +184,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if not args.no_throughput:
         throughput(games, args.seconds, args.repeats, results)
     if args.rss_games:
-        print(f"peak RSS, {args.rss_games} random games through the {args.rss_loop} loop:")
-        cls_of = {g: envs.get_spec(g).engine_cls for g in games}
-        ordered = sorted(games, key=lambda g: (g in LONG_GAMES, g))
-        for game in ordered:
-            cls = cls_of[game]
-            n = min(max(args.rss_players, cls.min_players), cls.max_players)
-            start = time.perf_counter()
-            base, peak = peak_rss(game, n, args.rss_games, args.rss_loop)
-            took = time.perf_counter() - start
-            results["rss"][f"{game}/{n}p"] = {
-                "games": args.rss_games,
-                "loop": args.rss_loop,
-                "rss_after_reset_mib": base,
-                "peak_rss_mib": peak,
-                "seconds": took,
-            }
-            print(
-                f"{f'{game} {n}p':<28} peak {peak:6.1f} MiB (after imports and a reset "
-                f"{base:6.1f} MiB)  {took:6.0f} s",
-                flush=True,
-            )
+        rss_section(games, args.rss_games, args.rss_players, args.rss_loop, results["rss"])
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=1))

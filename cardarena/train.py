@@ -51,6 +51,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
     parser.add_argument("--seed", type=_count(0), help="override seed")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--workers",
+        type=_count(1),
+        default=1,
+        help="expert iteration: processes (or Ray CPUs) labelling games (default 1)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=["local", "ray"],
+        default="local",
+        help="expert iteration: label on local processes or on Ray (same labels)",
+    )
+    parser.add_argument("--address", help="expert iteration with --backend ray: the cluster")
     args = parser.parse_args(argv)
     if bool(args.config) == bool(args.resume):
         parser.error("give either --config FILE (a new run) or --resume RUN_DIR")
@@ -69,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
             cfg = load_config(f"{args.resume}/config.yaml", overrides)
         else:
             cfg = load_config(args.config, overrides)
+        if cfg.expert_iteration.rounds:
+            return _expert_iteration(cfg, args)
         run_dir = train(cfg, progress_bar=not args.no_progress, resume=bool(args.resume))
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
@@ -80,6 +95,24 @@ def main(argv: list[str] | None = None) -> int:
         f"({summary['steps_per_second']} steps/s); greedy win rate vs {final['against']} x"
         f"{cfg.env.get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
         f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
+    )
+    return 0
+
+
+def _expert_iteration(cfg, args: argparse.Namespace) -> int:
+    """An ``expert_iteration`` run (no PPO): rounds of search labels, then the final evaluation."""
+    from cardarena.agents.training.expert_iteration import train_expert_iteration
+
+    if args.resume:
+        raise ConfigError("an expert-iteration run cannot --resume; start it again")
+    run_dir = train_expert_iteration(
+        cfg, not args.no_progress, args.workers, args.backend, args.address
+    )
+    final = json.loads((run_dir / "summary.json").read_text())["final_eval"]
+    print(
+        f"expert iteration: {cfg.expert_iteration.rounds} rounds; greedy win rate vs "
+        f"{final['against']}: {final['win_rate']:.3f} [{final['ci_low']:.3f}, "
+        f"{final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
     )
     return 0
 

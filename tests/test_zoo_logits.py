@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from golden.zoo_logits import OUT, logits, record_observations, zoo_agents
-
-from cardarena.agents import ZOO_DIR, checkpoint
+from golden.zoo_logits import OUT, logits, record_observations, zoo_agents, zoo_game
 
 
 @pytest.mark.parametrize("name", zoo_agents())
 def test_zoo_network_gives_its_golden_logits(name):
     golden = np.load(OUT / f"{name}.npz", allow_pickle=False)
-    game = checkpoint.read(ZOO_DIR / f"{name}.zip")[0]["game"]
-    obs, masks = record_observations(game)
+    game, options = zoo_game(name)
+    obs, masks = record_observations(game, options)
     assert np.array_equal(obs, golden["observations"]), f"{game}'s encoder changed"
     assert np.array_equal(masks, golden["masks"])
     got, want = logits(name, obs, masks), golden["logits"]

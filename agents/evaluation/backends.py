@@ -56,8 +56,9 @@ def build_agents(game: str, specs: Sequence[str], base_dir: str | None = None) -
     built = {}
     for spec in dict.fromkeys(specs):
         target = spec
-        if base_dir and spec.endswith(".zip") and not os.path.isabs(spec):
-            target = os.path.join(base_dir, spec)
+        prefix, path = ("sb3:", spec[4:]) if spec.startswith("sb3:") else ("", spec)
+        if base_dir and path.endswith(".zip") and not os.path.isabs(path):
+            target = prefix + os.path.join(base_dir, path)
         built[spec] = make_agent(game, target)
     return built
 

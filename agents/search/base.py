@@ -38,6 +38,12 @@ class SearchAgent(Agent):
         self.horizon = horizon
         self.worlds: Any = None
         self._rollout: Rollout | None = None
+        #: ``make(num_players) -> agents`` playing the rollouts instead of ``rollout`` (e.g. a
+        #: network, for expert iteration); None: the ``rollout`` policy of the spec
+        self.rollout_agents: Any = None
+        #: the legal actions of the last search and their scores (pimc: mean rollout value;
+        #: ismcts: root visits), read by expert iteration's labelling; None before any search
+        self.last_scores: tuple[list[int], list[float]] | None = None
 
     def set_worlds(self, worlds: Any) -> None:
         self.worlds = worlds
@@ -57,8 +63,11 @@ class SearchAgent(Agent):
             )
         rollout = self._rollout
         if rollout is None or rollout.engine is not worlds.engine:
+            agents = None
+            if self.rollout_agents is not None:
+                agents = self.rollout_agents(worlds.engine.num_players)
             rollout = self._rollout = Rollout(
-                self.game, worlds.spec, worlds.engine, self.rollout_policy, self.horizon
+                self.game, worlds.spec, worlds.engine, self.rollout_policy, self.horizon, agents
             )
         py = random.Random(int(self.rng.integers(2**63)))
         rollout.reseed(py)

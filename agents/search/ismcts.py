@@ -91,6 +91,8 @@ class IsmctsAgent(SearchAgent):
                 visited.visits += 1
                 visited.total += values[player]
         visits = [(root.children.get((seat, a)), a) for a in legal]
+        counts = [float(n.visits) if n is not None else 0.0 for n, _ in visits]
+        self.last_scores = (list(legal), counts)
         most = max(n.visits if n is not None else 0 for n, _ in visits)
         ties = [a for n, a in visits if (n.visits if n is not None else 0) == most]
         return ties[int(py.random() * len(ties))]

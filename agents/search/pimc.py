@@ -48,6 +48,8 @@ class PimcAgent(SearchAgent):
                     state = clone(world, rng=np.random.default_rng(seed))
                     apply(state, action, seat)
                     totals[i] += run(state, random.Random(seed), start)[seat]
+        count = self.num_worlds * self.rollouts
+        self.last_scores = (list(legal), [t / count for t in totals])
         best = max(totals)
         ties = [a for a, t in zip(legal, totals, strict=True) if t >= best - 1e-12]
         return ties[int(py.random() * len(ties))]

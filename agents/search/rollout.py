@@ -33,7 +33,15 @@ class Rollout:
     """A rollout policy of one game: ``run(state, rng)`` plays ``state`` on (in place) and returns
     the value of every seat."""
 
-    def __init__(self, game: str, spec: Any, engine: GameEngine, policy: str, horizon: str):
+    def __init__(
+        self,
+        game: str,
+        spec: Any,
+        engine: GameEngine,
+        policy: str,
+        horizon: str,
+        agents: list[Any] | None = None,
+    ):
         if horizon not in HORIZONS:
             raise ConfigError(f"horizon must be one of {list(HORIZONS)}, got {horizon!r}")
         self.engine = engine
@@ -42,7 +50,9 @@ class Rollout:
         self.horizon = horizon
         self.agents: list[Any] | None = None
         self.mask = np.zeros(engine.num_actions, dtype=np.int8)
-        if policy != "random":
+        if agents is not None:  # given players (one per seat), e.g. a network's
+            self.agents = list(agents)
+        elif policy != "random":
             from cardarena.agents import make_agent, scripted
 
             if policy not in scripted(game):

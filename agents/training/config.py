@@ -148,6 +148,36 @@ class WarmStartConfig:
 
 
 @dataclass
+class ExpertIterationConfig:
+    """Expert iteration (:mod:`agents.training.expert_iteration`): imitate a search agent's
+    decisions, then let the search roll out with the network; replaces PPO when ``rounds`` > 0."""
+
+    rounds: int = doc(0, integer(0), "label-then-fit rounds (0: off, the run trains by PPO)")
+    games_per_round: int = doc(16, integer(1), "games of the search in every seat per round")
+    teacher: str = doc(
+        "pimc:worlds=8,rollout=random", nonempty, "the search agent (a pimc or ismcts spec)"
+    )
+    network_rollout: bool = doc(
+        True, boolean, "the search rolls out with the latest network once there is one"
+    )
+    epochs: int = doc(5, integer(1), "passes over the kept labels per round")
+    learning_rate: float = doc(1e-3, number(0, open_low=True), "Adam step size of the fit")
+    batch_size: int = doc(256, integer(1), "minibatch size of the fit")
+    policy_target: str = doc(
+        "action", choice("action", "scores"), "the search's action, or its scores' distribution"
+    )
+    temperature: float = doc(
+        0.1, number(0, open_low=True), "softmax temperature of pimc's scores (policy_target)"
+    )
+    value_target: str = doc(
+        "result", choice("result", "search"), "the seat's final return, or the search's value"
+    )
+    value_coef: float = doc(0.5, number(0), "weight of the value loss")
+    keep_rounds: int = doc(0, integer(0), "fit on the newest N rounds' labels (0: all)")
+    chunk_games: int = doc(4, integer(1), "games per labelling task (a process or Ray task)")
+
+
+@dataclass
 class TrainConfig:
     """One self-play training run."""
 
@@ -168,6 +198,7 @@ class TrainConfig:
     opponents: OpponentsConfig = section(OpponentsConfig)
     eval: EvalConfig = section(EvalConfig)
     warm_start: WarmStartConfig = section(WarmStartConfig)
+    expert_iteration: ExpertIterationConfig = section(ExpertIterationConfig)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, as a config file holds it (``config.yaml`` of a run)."""
@@ -263,6 +294,16 @@ def _check_together(cfg: TrainConfig) -> None:
                 "warm_start.rare_games: with warm_start.improve the rare games go to the plain "
                 "pretraining, so they need warm_start.improve.pretrain_games > 0"
             )
+    if cfg.expert_iteration.rounds:
+        from cardarena.agents.search import is_search_spec
+
+        teacher = cfg.expert_iteration.teacher
+        if not is_search_spec(teacher):
+            raise ConfigError(
+                f"expert_iteration.teacher must be a search agent (pimc:... or ismcts:...), "
+                f"got {teacher!r}"
+            )
+        _check_agent(cfg.game, teacher, "expert_iteration.teacher")
     out = Path(cfg.output_dir)
     for path in (out, *out.parents):
         if path.exists() and not path.is_dir():

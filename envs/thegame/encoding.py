@@ -61,49 +61,27 @@ OBS_SIZE = NUM_CARDS * 3 + PILE_BLOCK * NUM_PILES + SEAT_BLOCK * MAX_PLAYERS + 4
 _ALL_CARDS = (1 << (LOWEST + NUM_CARDS)) - (1 << LOWEST)  # bits 2..99
 
 # ---- tables of the fast encoder ------------------------------------------------------------------
+#: _BITS14[b]: the 14 bits of b (lowest first) as float32 0.0/1.0 bytes (16,384 x 56 bytes); a
+#: card vector is 7 of them
+_BITS7 = [struct.pack("7f", *(float(b >> i & 1) for i in range(7))) for b in range(1 << 7)]
+_BITS14 = [low + high for high in _BITS7 for low in _BITS7]
+assert NUM_CARDS == 7 * 14
 _PACK_TAIL = struct.Struct(f"{OBS_SIZE - 3 * NUM_CARDS}f").pack
-#: _BYTE_FLOATS[b]: the 8 bits of byte b (lowest first) as 8 float32 0.0/1.0, as bytes
-_BYTE_FLOATS = [struct.pack("8f", *(float(b >> i & 1) for i in range(8))) for b in range(256)]
-_CARD_VECTOR_BYTES = 4 * NUM_CARDS
-#: _BITS12[b]: the 12 bits of b (lowest first) as float32 0.0/1.0 bytes (4,096 x 48 bytes); a card
-#: vector is 8 of them and the last two bits from _BITS2
-_BITS12 = [struct.pack("12f", *(float(b >> i & 1) for i in range(12))) for b in range(1 << 12)]
-_BITS2 = [b[:8] for b in _BITS12[:4]]
-assert NUM_CARDS == 8 * 12 + 2
+_PACK_PILES = struct.Struct(f"{PILE_BLOCK * NUM_PILES}f").pack
+_PACK_TURN = struct.Struct("8f").pack
+#: top / 100.0 by top card
+_TOP = [t / 100.0 for t in range(LOWEST + NUM_CARDS + 1)]
+#: 1 << card by card (a card outside the table raises KeyError: the per-element path takes it)
+_BIT = {c: 1 << c for c in range(128)}
 #: a join into a new bytearray: np.frombuffer of it is a writable array of its own without a copy
 _JOIN = bytearray().join
 _FROMBUFFER = np.frombuffer
 _FLOAT32 = np.float32
 
 
-def _add_card_vector(out: list[bytes], bits: int) -> None:
-    """Append the card vector of the card bitmask ``bits`` (bit v = card v) to ``out``, as the
-    float32 bytes of :func:`_card_bytes`."""
-    b = bits >> LOWEST
-    out += (
-        _BITS12[b & 4095],
-        _BITS12[b >> 12 & 4095],
-        _BITS12[b >> 24 & 4095],
-        _BITS12[b >> 36 & 4095],
-        _BITS12[b >> 48 & 4095],
-        _BITS12[b >> 60 & 4095],
-        _BITS12[b >> 72 & 4095],
-        _BITS12[b >> 84 & 4095],
-        _BITS2[b >> 96 & 3],
-    )
-
-
-def _card_bytes(bits: int) -> bytes:
-    """A card vector (card 2+i at i) of the card bitmask ``bits`` (bit v = card v), as float32
-    bytes."""
-    raw = (bits >> LOWEST).to_bytes((NUM_CARDS + 7) // 8, "little")
-    return b"".join(map(_BYTE_FLOATS.__getitem__, raw))[:_CARD_VECTOR_BYTES]
-
-
-_ZEROS = [0.0] * (SEAT_BLOCK * MAX_PLAYERS)
-_COUNT_ONEHOT = [
-    tuple(1.0 if i == k else 0.0 for i in range(MAX_PLAYERS)) for k in range(MAX_PLAYERS)
-]
+def _floats(values: Any) -> bytes:
+    values = tuple(values)
+    return struct.pack(f"{len(values)}f", *values)
 
 
 def _signal_flags(row: tuple[int, ...]) -> tuple[float, ...]:
@@ -117,6 +95,24 @@ def _signal_flags(row: tuple[int, ...]) -> tuple[float, ...]:
 #: the per-pile WAIT/HELP flags of a seat's signal row (0 none, 1 wait, 2 help per pile)
 _SIGNAL_FLAGS = {
     row: _signal_flags(row) for row in itertools.product(range(len(SIGNAL_NAMES)), repeat=NUM_PILES)
+}
+#: (cards held, is current, is seat 0, *signal row) -> the seat block as float32 bytes
+_SEAT_BYTES = {
+    (held, cur, first, *row): _floats((1.0, held / 8.0, cur, first, not held) + flags)
+    for held in range(9)
+    for cur in (False, True)
+    for first in (False, True)
+    for row, flags in _SIGNAL_FLAGS.items()
+}
+_ABSENT_BYTES = [bytes(4 * SEAT_BLOCK * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+#: "num players one-hot" + "game over" (over, won)
+_END_BYTES = {
+    (n, over, won): _floats(
+        tuple(1.0 if i == n - 1 else 0.0 for i in range(MAX_PLAYERS)) + (over, won)
+    )
+    for n in range(1, MAX_PLAYERS + 1)
+    for over in (False, True)
+    for won in (False, True)
 }
 
 
@@ -146,16 +142,156 @@ def fits_top(card: int, pile: int, top: int) -> bool:
     return card < top or card == top + 10
 
 
+def _pile_blocks(state: TheGameState, mine: int, opened: int, acting: bool) -> list[Any]:
+    """The four pile blocks as Python numbers, in table order.
+
+    ``play_cost`` of every hand card that ``fits_top``: its minimum, whether one is 0, their
+    number. A forward play's cost only grows with the distance from the top, so the cheapest
+    forward play is the hand card nearest the top (a bit scan of the hand's mask); the backwards
+    trick (card top -/+ 10, which jumps the 9 cards between) is the only other candidate."""
+    out: list[Any] = []
+    signal_changed = state.signal_changed
+    piles = state.piles
+    tops = state.tops
+    for p in (0, 1):  # up from 1
+        top = tops[p]
+        room = opened >> (top + 1)
+        above = mine >> (top + 1)
+        fits = above.bit_count()
+        cheapest = (room & ((above & -above) - 1)).bit_count()  # the nearest card: lowest bit
+        zero = fits and not cheapest
+        if top >= 10 and mine >> (top - 10) & 1:
+            cost = -((opened >> (top - 9) & 511).bit_count())
+            if not fits or cost < cheapest:
+                cheapest = cost
+            fits += 1
+            zero = zero or not cost
+        out += (
+            _TOP[top],
+            True,
+            len(piles[p]) / 50.0,
+            room.bit_count() / NUM_CARDS,
+            (cheapest / NUM_CARDS if cheapest > 0 else 0.0) if fits else 1.0,
+            zero,
+            fits and cheapest < 0,
+            fits / 8.0,
+            acting and signal_changed[p],
+        )
+    for p in (2, 3):  # down from 100
+        top = tops[p]
+        below = (1 << top) - 1
+        room = (opened & below).bit_count()
+        below &= mine
+        fits = below.bit_count()
+        cheapest = 0
+        if fits:  # the nearest card under the top: its highest bit
+            card = below.bit_length()
+            cheapest = (opened >> card & ((1 << (top - card)) - 1)).bit_count()
+        zero = fits and not cheapest
+        if mine >> (top + 10) & 1:
+            cost = -((opened >> (top + 1) & 511).bit_count())
+            if not fits or cost < cheapest:
+                cheapest = cost
+            fits += 1
+            zero = zero or not cost
+        out += (
+            _TOP[top],
+            False,
+            len(piles[p]) / 50.0,
+            room / NUM_CARDS,
+            (cheapest / NUM_CARDS if cheapest > 0 else 0.0) if fits else 1.0,
+            zero,
+            fits and cheapest < 0,
+            fits / 8.0,
+            acting and signal_changed[p],
+        )
+    return out
+
+
 def encode(state: TheGameState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
     The three card vectors come from card bitmasks (the placed one is what :func:`open_mask`
-    builds) turned into float32 bytes 12 bits at a time, the play costs are :func:`play_cost` /
-    :func:`fits_top` on bitmasks (the cheapest forward play is the hand card nearest the top),
-    and the part after the card vectors is one list of Python floats packed to float32 at once;
-    everything is joined into one new bytearray that the returned array owns. The vector is
-    bit-identical to what the per-element version gave (``tests/test_encoder_equivalence.py``).
+    builds) turned into float32 bytes 14 cards at a time, the play costs are :func:`play_cost` /
+    :func:`fits_top` on bitmasks (:func:`_pile_blocks`), a seat block is one precomputed chunk
+    of bytes, and everything is joined into one new bytearray that the returned array owns. The
+    vector is bit-identical to what the per-element version gave
+    (``tests/test_observation_digests.py``).
     """
+    n = state.num_players
+    hands = state.hands
+    hand = hands[seat]
+    piles = state.piles
+    try:  # every card on the piles once: their bits add up to the mask
+        placed = sum(map(_BIT.__getitem__, itertools.chain(*piles)))
+        mine = sum(map(_BIT.__getitem__, hand))
+    except KeyError:
+        placed = mine = -1
+    if (
+        placed.bit_count() != sum(map(len, piles))
+        or mine.bit_count() != len(hand)
+        or mine & placed
+        or (mine | placed) & ~_ALL_CARDS
+    ):
+        return _encode_odd(state, seat)  # never in a game: as it always was
+    opened = _ALL_CARDS & ~placed
+    over = state.over
+    current = -1 if over else state.current
+    acting = current == seat
+    b = mine >> LOWEST
+    c = placed >> LOWEST
+    d = (opened & ~mine) >> LOWEST
+    bits = _BITS14
+    out = [
+        bits[b & 16383],
+        bits[b >> 14 & 16383],
+        bits[b >> 28 & 16383],
+        bits[b >> 42 & 16383],
+        bits[b >> 56 & 16383],
+        bits[b >> 70 & 16383],
+        bits[b >> 84 & 16383],
+        bits[c & 16383],
+        bits[c >> 14 & 16383],
+        bits[c >> 28 & 16383],
+        bits[c >> 42 & 16383],
+        bits[c >> 56 & 16383],
+        bits[c >> 70 & 16383],
+        bits[c >> 84 & 16383],
+        bits[d & 16383],
+        bits[d >> 14 & 16383],
+        bits[d >> 28 & 16383],
+        bits[d >> 42 & 16383],
+        bits[d >> 56 & 16383],
+        bits[d >> 70 & 16383],
+        bits[d >> 84 & 16383],
+        _PACK_PILES(*_pile_blocks(state, mine, opened, acting)),
+    ]
+    add = out.append
+    signals = state.signals
+    for s in range(seat, seat + n):
+        s %= n
+        add(_SEAT_BYTES[len(hands[s]), s == current, s == 0, *signals[s]])
+    add(_ABSENT_BYTES[n])
+    draw = state.draw_pile
+    add(
+        _PACK_TURN(
+            state.played_this_turn / 8.0 if acting else 0.0,
+            0.0 if over else state.minimum / 2.0,
+            acting and state.played_this_turn >= state.minimum,
+            not draw,
+            len(draw) / NUM_CARDS,
+            (NUM_CARDS - state.on_piles) / NUM_CARDS,
+            state.signals_on,
+            state.min_cards_when_empty == 2,
+        )
+    )
+    add(_END_BYTES[n, over, state.won])
+    return _FROMBUFFER(_JOIN(out), _FLOAT32)
+
+
+def _encode_odd(state: TheGameState, seat: int) -> np.ndarray:
+    """The observation of a state no game reaches (a card twice, or both in a hand and on a
+    pile, or not a card), element by element, as the encoder always gave it."""
     n = state.num_players
     hand = state.hands[seat]
     placed = 0
@@ -166,101 +302,33 @@ def encode(state: TheGameState, seat: int) -> np.ndarray:
     mine = 0
     for c in hand:
         mine |= 1 << c
-    tail: list[Any] = []  # everything after the three card vectors, in table order
-    add = tail.extend
-    acting = state.current == seat and not state.over
-    signal_changed = state.signal_changed
-    tops = state.tops
-    for p in range(NUM_PILES):
-        top = tops[p]
-        # play_cost of every hand card that fits_top: its minimum, whether one is 0, their number.
-        # A forward play's cost only grows with the distance from the top, so the cheapest forward
-        # play is the hand card nearest the top (a bit scan of the hand's mask); the backwards
-        # trick (card top -/+ 10) is the only other candidate.
-        cheapest = None
-        zero = False
-        if p < 2:
-            room = (opened >> (top + 1)).bit_count()
-            above = mine >> (top + 1)
-            fits = above.bit_count()
-            if fits:
-                gap = (above & -above).bit_length() - 1  # nearest card: top + 1 + gap
-                cheapest = (opened >> (top + 1) & ((1 << gap) - 1)).bit_count()
-                zero = cheapest == 0
-            back = top - 10
-            if back >= 0 and mine >> back & 1:
-                cost = -((opened >> (back + 1) & ((1 << (top - back - 1)) - 1)).bit_count())
-                fits += 1
-                if cheapest is None or cost < cheapest:
-                    cheapest = cost
-                if cost == 0:
-                    zero = True
-        else:
-            below = (1 << top) - 1
-            room = (opened & below).bit_count()
-            below &= mine
-            fits = below.bit_count()
-            if fits:
-                card = below.bit_length() - 1  # the nearest card under the top
-                cheapest = (opened >> (card + 1) & ((1 << (top - card - 1)) - 1)).bit_count()
-                zero = cheapest == 0
-            back = top + 10
-            if mine >> back & 1:
-                cost = -((opened >> (top + 1) & ((1 << (back - top - 1)) - 1)).bit_count())
-                fits += 1
-                if cheapest is None or cost < cheapest:
-                    cheapest = cost
-                if cost == 0:
-                    zero = True
-        add(
-            (
-                top / 100.0,
-                p < 2,
-                len(state.piles[p]) / 50.0,
-                room / NUM_CARDS,
-                min(max(cheapest, 0) / NUM_CARDS, 1.0) if fits else 1.0,
-                zero,
-                fits and cheapest < 0,
-                fits / 8.0,
-                acting and signal_changed[p],
-            )
-        )
     current = -1 if state.over else state.current
+    acting = current == seat
+    tail = _pile_blocks(state, mine, opened, acting)
     for k in range(n):
         s = (seat + k) % n
         held = len(state.hands[s])
-        add((1.0, held / 8.0, s == current, s == 0, not held))
-        add(_SIGNAL_FLAGS[tuple(state.signals[s])])
-    tail += _ZEROS[: SEAT_BLOCK * (MAX_PLAYERS - n)]
-    add(
-        (
-            state.played_this_turn / 8.0 if acting else 0.0,
-            0.0 if state.over else state.minimum / 2.0,
-            acting and state.played_this_turn >= state.minimum,
-            not state.draw_pile,
-            len(state.draw_pile) / NUM_CARDS,
-            (NUM_CARDS - state.on_piles) / NUM_CARDS,
-            state.signals_on,
-            state.min_cards_when_empty == 2,
-        )
+        tail += (1.0, held / 8.0, s == current, s == 0, not held)
+        tail += _SIGNAL_FLAGS[tuple(state.signals[s])]
+    tail += [0.0] * (SEAT_BLOCK * (MAX_PLAYERS - n))
+    tail += (
+        state.played_this_turn / 8.0 if acting else 0.0,
+        0.0 if state.over else state.minimum / 2.0,
+        acting and state.played_this_turn >= state.minimum,
+        not state.draw_pile,
+        len(state.draw_pile) / NUM_CARDS,
+        (NUM_CARDS - state.on_piles) / NUM_CARDS,
+        state.signals_on,
+        state.min_cards_when_empty == 2,
     )
-    add(_COUNT_ONEHOT[n - 1])
-    add((state.over, state.won))
-    if mine & placed or (mine | placed) & ~_ALL_CARDS:
-        # never in a game (a card both in hand and on a pile, or not a card): as it always was
-        obs = np.zeros(OBS_SIZE, dtype=np.float32)
-        obs[[c - LOWEST for c in hand]] = 1.0
-        obs[[NUM_CARDS + c - LOWEST for pile in state.piles for c in pile]] = 1.0
-        obs[2 * NUM_CARDS : 3 * NUM_CARDS] = 1.0 - obs[:NUM_CARDS] - obs[NUM_CARDS : 2 * NUM_CARDS]
-        obs[3 * NUM_CARDS :] = np.frombuffer(_PACK_TAIL(*tail), dtype=np.float32)
-        return obs
-    # own hand, on the piles, unseen (1.0 - hand - placed: the cards in neither)
-    out: list[bytes] = []
-    _add_card_vector(out, mine)
-    _add_card_vector(out, placed)
-    _add_card_vector(out, _ALL_CARDS & ~placed & ~mine)
-    out.append(_PACK_TAIL(*tail))
-    return _FROMBUFFER(_JOIN(out), _FLOAT32)
+    tail += tuple(1.0 if i == n - 1 else 0.0 for i in range(MAX_PLAYERS))
+    tail += (state.over, state.won)
+    obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    obs[[c - LOWEST for c in hand]] = 1.0
+    obs[[NUM_CARDS + c - LOWEST for pile in state.piles for c in pile]] = 1.0
+    obs[2 * NUM_CARDS : 3 * NUM_CARDS] = 1.0 - obs[:NUM_CARDS] - obs[NUM_CARDS : 2 * NUM_CARDS]
+    obs[3 * NUM_CARDS :] = np.frombuffer(_PACK_TAIL(*tail), dtype=np.float32)
+    return obs
 
 
 def render(state: TheGameState, seat: int | None = None) -> str:

@@ -33,10 +33,19 @@ def zoo_agents() -> list[str]:
     return sorted(p.stem for p in ZOO_DIR.glob("*.zip"))
 
 
-def record_observations(game: str) -> tuple[np.ndarray, np.ndarray]:
+def zoo_game(name: str) -> tuple[str, dict]:
+    """The game of ``zoo:NAME`` and the options its games are recorded with: the checkpoint's
+    own game options (suicidium: the mode it was trained in) but the table size of
+    :data:`PLAYERS`."""
+    meta = checkpoint.read(ZOO_DIR / f"{name}.zip")[0]
+    options = {k: v for k, v in (meta.get("env") or {}).items() if k != "num_players"}
+    return meta["game"], options
+
+
+def record_observations(game: str, options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(observations, legal masks) at every 3rd decision of seeded random games."""
     spec = get_spec(game)
-    engine = spec.make_engine(num_players=PLAYERS.get(game, 4))
+    engine = spec.make_engine(num_players=PLAYERS.get(game, 4), **(options or {}))
     obs, masks = [], []
     seed = 0
     while len(obs) < DECISIONS:
@@ -58,8 +67,7 @@ def record_observations(game: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def logits(name: str, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    meta, _ = checkpoint.read(ZOO_DIR / f"{name}.zip")
-    agent = make_agent(meta["game"], f"zoo:{name}")
+    agent = make_agent(zoo_game(name)[0], f"zoo:{name}")
     return agent.actor.masked_logits(obs, masks)
 
 
@@ -71,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("this script only records (--write); the check is tests/test_zoo_logits.py")
     OUT.mkdir(exist_ok=True)
     for name in zoo_agents():
-        game = checkpoint.read(ZOO_DIR / f"{name}.zip")[0]["game"]
-        obs, masks = record_observations(game)
+        game, options = zoo_game(name)
+        obs, masks = record_observations(game, options)
         np.savez_compressed(
             OUT / f"{name}.npz", observations=obs, masks=masks, logits=logits(name, obs, masks)
         )
