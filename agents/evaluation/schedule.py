@@ -5,6 +5,14 @@ seating) is played with the same seed, so each agent meets the same cards from e
 Chunks group games by blocks of deck seed numbers, so a chunk's games (and, with network agents
 deciding without BLAS, its results) do not depend on the run's first seed, the backend or the
 number of workers.
+
+When no agent batches (``act_batch``: scripted, search and network agents all decide game by
+game), playing games in lock-step gains nothing, and big chunks only leave workers idle: 100 deck
+seeds of 4 tables are two chunks of 256 and 144 games, so of 4 workers two sit idle and of 2 one
+waits for the other. Then the chunks are cut smaller, to about :data:`CHUNKS_PER_WORKER` per
+worker (blocks of seed numbers still): a worker takes the next chunk as it finishes one, so every
+worker stays busy until the last chunks. Each game's result depends only on its deck seed and
+table (agents are reset per game and seat), so it does not change with the chunks.
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.registry import get_spec
 
 MAX_PERMUTATION_SEATS = 4
+#: without batching agents, chunks are cut to about this many per worker (dynamic load balance)
+CHUNKS_PER_WORKER = 8
 
 Key = tuple[int, tuple[str, ...]]  # (deck seed, agent spec per seat): one game
 Chunk = list[Key]
@@ -99,10 +109,23 @@ def check_enough_agents(game: str, agents: Sequence[str], num_players: int) -> N
         )
 
 
-def make_chunks(todo: Sequence[Key], tables_per_deal: int, batch_games: int) -> list[Chunk]:
+def make_chunks(
+    todo: Sequence[Key],
+    tables_per_deal: int,
+    batch_games: int,
+    workers: int = 1,
+    batching: bool = True,
+) -> list[Chunk]:
     """Group the games to play by blocks of deck seeds (aligned on the seed numbers, so a
-    chunk's games do not depend on the run's first seed or on what was played before)."""
+    chunk's games do not depend on the run's first seed or on what was played before).
+
+    With ``batching`` (an agent decides many games in one ``act_batch`` call) a chunk holds up
+    to ``batch_games`` games whatever the workers; without, chunks are also cut to about
+    :data:`CHUNKS_PER_WORKER` per worker, so that ``workers`` processes all have work."""
     per_chunk = max(1, batch_games // max(1, tables_per_deal))
+    if not batching and workers > 1:
+        seeds = len({seed for seed, _ in todo})
+        per_chunk = min(per_chunk, max(1, math.ceil(seeds / (workers * CHUNKS_PER_WORKER))))
     chunks: dict[int, Chunk] = {}
     for seed, table in todo:
         chunks.setdefault(seed // per_chunk, []).append((seed, table))

@@ -9,9 +9,10 @@ orders and the head-to-head matrix.
 
 Games are played by :func:`agents.evaluation.lockstep.play_lockstep` in chunks of deck seeds
 (network agents decide for every game of a chunk in one forward pass), on one process, a local
-process pool or Ray tasks (:mod:`agents.evaluation.backends`); the chunks and every game's seeds
-depend only on the deck seeds and the tables, so results are identical whatever the backend and
-the number of workers. With a results file, finished games are appended to ``<out>.jsonl`` as
+process pool or Ray tasks (:mod:`agents.evaluation.backends`); every game's seeds depend only on
+its deck seed and table, and so do the chunks when an agent batches (without one, the chunks are
+cut smaller to keep every worker busy: :func:`agents.evaluation.schedule.make_chunks`), so
+results are identical whatever the backend and the number of workers. With a results file, finished games are appended to ``<out>.jsonl`` as
 they come (:mod:`agents.evaluation.results`), and a re-run skips the (seed, table) pairs already
 there. Every argument is checked before the first game is played.
 """
@@ -34,6 +35,7 @@ from cardarena.agents.evaluation.backends import (
     run_local,
     run_ray,
 )
+from cardarena.agents.evaluation.lockstep import batch_kind
 from cardarena.agents.evaluation.ratings import finishing_ranks
 from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentResult
 from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
@@ -192,7 +194,8 @@ def run_tournament(
         have = store.load(fresh)
         store.begin()
     todo = [k for k in wanted if k not in have]
-    chunks = make_chunks(todo, len(tables), batch_games)
+    batching = any(batch_kind(a) is not None for a in built.values())
+    chunks = make_chunks(todo, len(tables), batch_games, workers, batching)
     result = TournamentResult(
         game=game,
         options=options,
