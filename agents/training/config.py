@@ -76,6 +76,11 @@ class PolicyConfig:
 
     net_arch: list[int] = doc([128, 128], layers, "hidden layers of the actor and of the critic")
     activation: str = doc("tanh", choice("tanh", "relu"), "hidden activation")
+    privileged_critic: bool = doc(
+        False,
+        boolean,
+        "the critic also sees the hidden state in training (agents/training/privileged.py)",
+    )
 
 
 @dataclass
@@ -161,6 +166,7 @@ class TrainConfig:
     reward_shaping: float = doc(0.0, number(0), "potential-based shaping coefficient (0: off)")
     output_dir: str = doc("runs/flip6", nonempty, "the run directory")
     checkpoint_every: int = doc(100_000, integer(1), "checkpoint for --resume this often")
+    device: str = doc("auto", choice("auto", "cpu", "cuda"), "torch device (auto: cuda if any)")
     ppo: PPOConfig = section(PPOConfig)
     policy: PolicyConfig = section(PolicyConfig)
     torch_threads: TorchThreadsConfig = section(TorchThreadsConfig)
@@ -262,6 +268,13 @@ def _check_together(cfg: TrainConfig) -> None:
                 "warm_start.rare_games: with warm_start.improve the rare games go to the plain "
                 "pretraining, so they need warm_start.improve.pretrain_games > 0"
             )
+    if cfg.policy.privileged_critic:
+        from agents.training.privileged import privileged_module
+
+        privileged_module(cfg.game)
+    from agents.training.device import resolve_device
+
+    resolve_device(cfg.device)
     out = Path(cfg.output_dir)
     for path in (out, *out.parents):
         if path.exists() and not path.is_dir():
