@@ -38,3 +38,64 @@ def plot_learning_curve(
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def plot_runs(runs: dict[str, Path], path: Path, title: str = "") -> None:
+    """Several runs' headline learning curves in one picture (label -> run directory): greedy
+    win rate against each run's headline baseline, 95% bands, and the final evaluation as a
+    point with its interval at the last step."""
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, run in runs.items():
+        history = json.loads((run / "eval_history.json").read_text())
+        final = json.loads((run / "summary.json").read_text())["final_eval"]
+        t = [h["timesteps"] for h in history]
+        (line,) = ax.plot(t, [h["win_rate"] for h in history], marker="o", label=label)
+        ax.fill_between(
+            t, [h["ci_low"] for h in history], [h["ci_high"] for h in history], alpha=0.12
+        )
+        low, high = final["win_rate"] - final["ci_low"], final["ci_high"] - final["win_rate"]
+        ax.errorbar(
+            [t[-1] if t else 0],
+            [final["win_rate"]],
+            yerr=[[low], [high]],
+            fmt="s",
+            color=line.get_color(),
+            capsize=4,
+        )
+    ax.set_xlabel("learner timesteps (square: final evaluation)")
+    ax.set_ylabel("greedy win rate vs the headline baseline")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m agents.training.plots --out PNG [--title T] LABEL=RUN_DIR ...``"""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--title", default="")
+    parser.add_argument("runs", nargs="+", metavar="LABEL=RUN_DIR")
+    args = parser.parse_args(argv)
+    runs = {}
+    for item in args.runs:
+        label, sep, run = item.partition("=")
+        if not sep:
+            parser.error(f"expected LABEL=RUN_DIR, got {item!r}")
+        runs[label] = Path(run)
+    plot_runs(runs, args.out, args.title)
+
+
+if __name__ == "__main__":
+    main()
