@@ -79,9 +79,33 @@ def plot_runs(runs: dict[str, Path], path: Path, title: str = "") -> None:
     plt.close(fig)
 
 
+def critic_fit(run: Path) -> dict[str, float]:
+    """Means of SB3's ``train/explained_variance`` and ``train/value_loss`` (TensorBoard) over
+    the first and the second half of a run's PPO updates."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    out: dict[str, float] = {}
+    for tag in ("train/explained_variance", "train/value_loss"):
+        values: list[float] = []
+        for events in sorted((run / "tb").rglob("events.out.tfevents.*")):
+            acc = EventAccumulator(str(events), size_guidance={"scalars": 0})
+            acc.Reload()
+            if tag in acc.Tags()["scalars"]:
+                values += [e.value for e in acc.Scalars(tag)]
+        half = len(values) // 2
+        name = tag.split("/")[1]
+        if half:
+            out[f"{name}_first_half"] = sum(values[:half]) / half
+        if values:
+            out[f"{name}_second_half"] = sum(values[half:]) / (len(values) - half)
+            out["updates"] = len(values)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m agents.training.plots --out PNG [--title T] LABEL=RUN_DIR ...``"""
     import argparse
+    import json
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--out", required=True, type=Path)
@@ -95,6 +119,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error(f"expected LABEL=RUN_DIR, got {item!r}")
         runs[label] = Path(run)
     plot_runs(runs, args.out, args.title)
+    for label, run in runs.items():  # the table of the results page
+        final = json.loads((run / "summary.json").read_text())["final_eval"]
+        fit = ", ".join(f"{k} {v:.3f}" for k, v in critic_fit(run).items())
+        print(
+            f"{label}: final win rate vs {final['against']} {final['win_rate']:.3f} "
+            f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] over {final['deals']} deals; {fit}"
+        )
 
 
 if __name__ == "__main__":
