@@ -207,6 +207,11 @@ def test_a_saved_agent_plays_from_the_observation_alone(tmp_path):
             moves[which].append(action)
             env.step(action)
     assert moves[0] and moves[0] == moves[1]
+    # the comparison picture and table of docs/results/privileged_critic.md
+    from agents.training.plots import main
+
+    main(["--out", str(tmp_path / "runs.png"), f"privileged={run}"])
+    assert (tmp_path / "runs.png").stat().st_size > 0
 
 
 def test_a_resumed_privileged_run_restores_the_wider_critic(tmp_path):
