@@ -40,11 +40,21 @@ def plot_learning_curve(
     plt.close(fig)
 
 
+def _run_results(run: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """(evaluation history, final evaluation or None) of a run directory; a run stopped before
+    its end has the history of its last checkpoint (``trainer_state.json``) and no final."""
+    import json
+
+    if (run / "eval_history.json").exists():
+        final = json.loads((run / "summary.json").read_text())["final_eval"]
+        return json.loads((run / "eval_history.json").read_text()), final
+    return json.loads((run / "trainer_state.json").read_text())["history"], None
+
+
 def plot_runs(runs: dict[str, Path], path: Path, title: str = "") -> None:
     """Several runs' headline learning curves in one picture (label -> run directory): greedy
     win rate against each run's headline baseline, 95% bands, and the final evaluation as a
     point with its interval at the last step."""
-    import json
 
     import matplotlib
 
@@ -53,13 +63,14 @@ def plot_runs(runs: dict[str, Path], path: Path, title: str = "") -> None:
 
     fig, ax = plt.subplots(figsize=(7, 4))
     for label, run in runs.items():
-        history = json.loads((run / "eval_history.json").read_text())
-        final = json.loads((run / "summary.json").read_text())["final_eval"]
+        history, final = _run_results(run)
         t = [h["timesteps"] for h in history]
         (line,) = ax.plot(t, [h["win_rate"] for h in history], marker="o", label=label)
         ax.fill_between(
             t, [h["ci_low"] for h in history], [h["ci_high"] for h in history], alpha=0.12
         )
+        if final is None:
+            continue
         low, high = final["win_rate"] - final["ci_low"], final["ci_high"] - final["win_rate"]
         ax.errorbar(
             [t[-1] if t else 0],
@@ -105,7 +116,6 @@ def critic_fit(run: Path) -> dict[str, float]:
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m agents.training.plots --out PNG [--title T] LABEL=RUN_DIR ...``"""
     import argparse
-    import json
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--out", required=True, type=Path)
@@ -120,12 +130,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         runs[label] = Path(run)
     plot_runs(runs, args.out, args.title)
     for label, run in runs.items():  # the table of the results page
-        final = json.loads((run / "summary.json").read_text())["final_eval"]
+        history, final = _run_results(run)
         fit = ", ".join(f"{k} {v:.3f}" for k, v in critic_fit(run).items())
-        print(
-            f"{label}: final win rate vs {final['against']} {final['win_rate']:.3f} "
-            f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] over {final['deals']} deals; {fit}"
-        )
+        curve = " ".join(f"{h['timesteps']}:{h['win_rate']:.3f}" for h in history)
+        head = "no final evaluation"
+        if final is not None:
+            head = (
+                f"final win rate vs {final['against']} {final['win_rate']:.3f} "
+                f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] over {final['deals']} deals"
+            )
+        print(f"{label}: {head}; curve {curve}; {fit}")
 
 
 if __name__ == "__main__":
