@@ -28,8 +28,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from agents.base import Agent, RandomAgent
-from envs.core.engine import ConfigError
+from cardarena.agents.base import Agent, RandomAgent
+from cardarena.envs.core.engine import ConfigError
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 
@@ -40,9 +40,9 @@ def scripted(game: str) -> dict[str, Callable[..., Agent]]:
     Each value is a factory taking ``seed=``; the last entry is the game's best baseline.
     """
     try:
-        module = importlib.import_module(f"agents.baselines.{game}")
+        module = importlib.import_module(f"cardarena.agents.baselines.{game}")
     except ModuleNotFoundError as err:
-        if err.name != f"agents.baselines.{game}":
+        if err.name != f"cardarena.agents.baselines.{game}":
             raise
         return {}
     return dict(module.BASELINES)
@@ -70,8 +70,8 @@ def zoo_path(spec: str) -> Path:
 
 def _network(game: str, path: str | Path, name: str | None, seed: int | None, sb3: bool = False):
     """A network agent from a checkpoint, refused when it was made for another game."""
-    from agents.policy import PolicyAgent
-    from envs.core.registry import get_spec
+    from cardarena.agents.policy import PolicyAgent
+    from cardarena.envs.core.registry import get_spec
 
     agent = PolicyAgent.from_checkpoint(path, sb3=sb3, seed=seed, name=name or Path(path).stem)
     made_for = agent.actor.meta.get("game")
@@ -95,7 +95,7 @@ def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
     if spec in baselines:
         return baselines[spec](seed=seed)
     if spec.partition(":")[0] in ("pimc", "ismcts"):
-        from agents.search import make_search_agent
+        from cardarena.agents.search import make_search_agent
 
         return make_search_agent(game, spec, seed)
     if spec.startswith("zoo:"):

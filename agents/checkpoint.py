@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError
 
 FORMAT = "cardarena-checkpoint"
 VERSION = 1

@@ -35,9 +35,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from envs.core.engine import ConfigError
-from envs.core.pictures import picture
-from envs.core.single_agent import SeatAgent, SelfPlayEnv
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.pictures import picture
+from cardarena.envs.core.single_agent import SeatAgent, SelfPlayEnv
 
 ILLEGAL_MODES = ("forfeit", "raise")
 
@@ -83,7 +83,7 @@ class OpponentTable:
     def _agent(self, slot: int, spec: str) -> SeatAgent:
         key = (slot, spec)
         if key not in self._built:
-            from agents import make_agent
+            from cardarena.agents import make_agent
 
             self._built[key] = make_agent(self.game, spec)
         return self._built[key]
@@ -123,7 +123,7 @@ class CardArenaGymEnv(SelfPlayEnv):
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
             )
         if opponents is None:
-            from agents import best_baseline
+            from cardarena.agents import best_baseline
 
             opponents = best_baseline(game)
         super().__init__(

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.core.engine import ConfigError
+from cardarena.agents.base import Agent
+from cardarena.envs.core.engine import ConfigError
 
 _ACTIVATIONS = {
     "tanh": np.tanh,
@@ -50,7 +50,7 @@ class NumpyActor:
     @classmethod
     def from_policy(cls, policy: Any) -> NumpyActor:
         """The actor of a live SB3 actor-critic MLP policy (MaskableActorCriticPolicy)."""
-        from agents.checkpoint import actor_layers, state_arrays
+        from cardarena.agents.checkpoint import actor_layers, state_arrays
 
         activation = getattr(policy, "activation_fn", None)
         name = activation.__name__.lower() if activation is not None else "tanh"
@@ -98,7 +98,7 @@ class NumpyActor:
 def load_actor(path: str | Path, sb3: bool = False) -> NumpyActor:
     """The actor of a cardarena checkpoint, or with ``sb3`` of a stable-baselines3 archive (its
     weights only: see :mod:`agents.checkpoint`)."""
-    from agents import checkpoint
+    from cardarena.agents import checkpoint
 
     meta, arrays = (checkpoint.read_sb3 if sb3 else checkpoint.read)(path)
     actor = NumpyActor(checkpoint.actor_layers(meta, arrays, str(path)))

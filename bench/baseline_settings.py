@@ -51,7 +51,7 @@ class Noisy:
     are a random legal action instead (a planned follow-up is then dropped)."""
 
     def __init__(self, agent: Any, noise: float, seed: int) -> None:
-        from agents.base import RandomAgent
+        from cardarena.agents.base import RandomAgent
 
         self.agent, self.noise = agent, noise
         self.random = RandomAgent(seed)  # its generator also draws the coin
@@ -76,9 +76,9 @@ def duel(
     first_seed: int,
     seat_noise: float = 0.0,
 ) -> dict[str, Any]:
-    from agents import scripted
-    from envs.core.loop import play
-    from envs.core.registry import get_spec
+    from cardarena.agents import scripted
+    from cardarena.envs.core.loop import play
+    from cardarena.envs.core.registry import get_spec
 
     baselines = scripted(game)
     (seat_name, seat_kw), (field_name, field_kw) = parse_agent(seat), parse_agent(field)
@@ -136,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=700000)
     parser.add_argument("--out", default=None, help="also write the result as JSON here")
     args = parser.parse_args(argv)
-    from envs.core.engine import ConfigError
-    from envs.core.options import parse_options
+    from cardarena.envs.core.engine import ConfigError
+    from cardarena.envs.core.options import parse_options
 
     options: dict[str, Any] = {"num_players": args.num_players}
     try:

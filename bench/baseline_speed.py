@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents import make_agent, scripted  # noqa: E402
-from agents.evaluation.tournament import play_game  # noqa: E402
-from envs.core.registry import names  # noqa: E402
+from cardarena.agents import make_agent, scripted  # noqa: E402
+from cardarena.agents.evaluation.tournament import play_game  # noqa: E402
+from cardarena.envs.core.registry import names  # noqa: E402
 
 
 def games_per_second(game: str, baseline: str, num_games: int, repeats: int) -> tuple[float, int]:

@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 try:
-    from agents.evaluation.records import GameRecord, TournamentResult
+    from cardarena.agents.evaluation.records import GameRecord, TournamentResult
 except ImportError:  # an older layout, to measure the code before the split
-    from agents.evaluation.tournament import GameRecord, TournamentResult  # type: ignore
-from agents.evaluation.tournament import summarise  # noqa: E402
+    from cardarena.agents.evaluation.tournament import GameRecord, TournamentResult  # type: ignore
+from cardarena.agents.evaluation.tournament import summarise  # noqa: E402
 
 
 def peak_mib() -> float:
@@ -57,7 +57,7 @@ def main() -> None:
     summarise(records, agents)
     print(f"summarise: {time.perf_counter() - start:.1f} s, peak +{peak_mib() - base:.0f} MiB")
     if args.all:
-        from agents.evaluation.report import leaderboard_text
+        from cardarena.agents.evaluation.report import leaderboard_text
 
         result = TournamentResult(
             "flip6", {"num_players": args.seats}, agents, args.games // args.seats, records

@@ -39,12 +39,12 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents import make_agent, scripted_names  # noqa: E402
-from agents.evaluation.lockstep import play_lockstep  # noqa: E402
-from agents.evaluation.schedule import seatings  # noqa: E402
-from agents.evaluation.tournament import play_game  # noqa: E402
-from envs.core import seeding  # noqa: E402
-from envs.core.registry import get_spec  # noqa: E402
+from cardarena.agents import make_agent, scripted_names  # noqa: E402
+from cardarena.agents.evaluation.lockstep import play_lockstep  # noqa: E402
+from cardarena.agents.evaluation.schedule import seatings  # noqa: E402
+from cardarena.agents.evaluation.tournament import play_game  # noqa: E402
+from cardarena.envs.core import seeding  # noqa: E402
+from cardarena.envs.core.registry import get_spec  # noqa: E402
 
 DEFAULT_CHECKPOINTS = [ROOT / "agents/zoo/flip6.zip", Path("/tmp/tiny_flip6/final.zip")]
 
@@ -118,8 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents import checkpoint
-    from envs.core.single_agent import SelfPlayEnv
+    from cardarena.agents import checkpoint
+    from cardarena.envs.core.single_agent import SelfPlayEnv
 
     torch.set_num_threads(1)
     options = {"num_players": args.num_players}

@@ -23,15 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agents import best_baseline, make_agent
-    from agents.training.improve import (
+    from cardarena.agents import best_baseline, make_agent
+    from cardarena.agents.training.improve import (
         Improver,
         _pool_map,
         _round_value_rows,
         fit_leaf_value,
         improve_config,
     )
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", default="flip6")

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-import envs
-from agents import make_agent
-from envs.core.loop import Worlds, decide
+from cardarena import envs
+from cardarena.agents import make_agent
+from cardarena.envs.core.loop import Worlds, decide
 
 
 def positions(engine, count: int, seed: int) -> list:

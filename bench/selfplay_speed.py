@@ -78,12 +78,12 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.policy import FrozenOpponents, NumpyActor
-    from agents.training.callbacks import ThreadSwitch
-    from agents.training.config import load_config
-    from agents.training.masked_policy import FastMaskablePolicy
-    from agents.training.split_vec_env import vec_env_class
-    from envs.core.single_agent import SelfPlayEnv
+    from cardarena.agents.policy import FrozenOpponents, NumpyActor
+    from cardarena.agents.training.callbacks import ThreadSwitch
+    from cardarena.agents.training.config import load_config
+    from cardarena.agents.training.masked_policy import FastMaskablePolicy
+    from cardarena.agents.training.split_vec_env import vec_env_class
+    from cardarena.envs.core.single_agent import SelfPlayEnv
 
     cfg = load_config(config)
     rollout_threads, update_threads = cfg.torch_threads.counts()
@@ -99,7 +99,7 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
             probe.observation_space, probe.action_space, lambda _: 0.0, **policy_kwargs
         )
     )
-    cooperative = __import__("envs").get_spec(game).cooperative
+    cooperative = __import__("cardarena.envs", fromlist=["x"]).get_spec(game).cooperative
     opponents = None if cooperative else FrozenOpponents(actor)
     fns = [
         (
@@ -134,7 +134,7 @@ def cardarena_steps_per_second(game: str, config: str, steps: int) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> dict:
-    import envs
+    from cardarena import envs
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter

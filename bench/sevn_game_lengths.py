@@ -15,13 +15,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from envs.core.loop import play  # noqa: E402
-from envs.core.registry import get_spec  # noqa: E402
-from envs.sevn.rules import SevnGame  # noqa: E402
+from cardarena.envs.core.loop import play  # noqa: E402
+from cardarena.envs.core.registry import get_spec  # noqa: E402
+from cardarena.envs.sevn.rules import SevnGame  # noqa: E402
 
 
 def measure(agent_name: str, num_players: int, games: int) -> str:
-    from agents import make_agent
+    from cardarena.agents import make_agent
 
     engine = SevnGame(num_players=num_players)
     spec = get_spec("sevn")

@@ -59,9 +59,9 @@ Z95 = 1.959963984540054
 
 
 def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]:
-    from agents import best_baseline
-    from agents.evaluation.tournament import run_tournament
-    from envs import get_spec
+    from cardarena.agents import best_baseline
+    from cardarena.agents.evaluation.tournament import run_tournament
+    from cardarena.envs import get_spec
 
     rows = []
     for name in names:
@@ -96,7 +96,7 @@ def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]
 
 def _team(game: str, name: str, deals: int, options: dict[str, Any]) -> tuple[float, float]:
     """Mean cards left of ``name`` in every seat, and the half width of its 95% interval."""
-    from agents.evaluation.tournament import run_tournament
+    from cardarena.agents.evaluation.tournament import run_tournament
 
     res = run_tournament(game, [name], deals, options, workers=1, progress=False)
     left = np.array([r.scores[0] for r in res.records])
@@ -104,9 +104,9 @@ def _team(game: str, name: str, deals: int, options: dict[str, Any]) -> tuple[fl
 
 
 def ladder_rows(workers: int, scale: float) -> list[dict[str, Any]]:
-    from agents import scripted_names
-    from agents.evaluation.tournament import run_tournament
-    from envs import get_spec
+    from cardarena.agents import scripted_names
+    from cardarena.agents.evaluation.tournament import run_tournament
+    from cardarena.envs import get_spec
 
     rows = []
     for label, (options, deals) in LADDERS.items():

@@ -20,11 +20,11 @@ def measure_game_length(
     """Turns and decisions per game (U31) with every seat ``players`` ("random"/"heuristic")."""
     import time
 
-    from agents.base import RandomAgent
-    from agents.baselines.suicidium import HeuristicAgent
-    from envs.core.loop import play
-    from envs.core.registry import get_spec
-    from envs.suicidium.rules import NUM_ACTIONS, SuicidiumGame
+    from cardarena.agents.base import RandomAgent
+    from cardarena.agents.baselines.suicidium import HeuristicAgent
+    from cardarena.envs.core.loop import play
+    from cardarena.envs.core.registry import get_spec
+    from cardarena.envs.suicidium.rules import NUM_ACTIONS, SuicidiumGame
 
     engine = SuicidiumGame(num_players=num_players, mode=mode, expansion=expansion)
     spec = get_spec("suicidium")

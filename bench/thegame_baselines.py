@@ -30,10 +30,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents import make_agent  # noqa: E402
-from envs.core.loop import play  # noqa: E402
-from envs.core.registry import get_spec  # noqa: E402
-from envs.thegame.rules import NUM_ACTIONS, TheGame  # noqa: E402
+from cardarena.agents import make_agent  # noqa: E402
+from cardarena.envs.core.loop import play  # noqa: E402
+from cardarena.envs.core.registry import get_spec  # noqa: E402
+from cardarena.envs.thegame.rules import NUM_ACTIONS, TheGame  # noqa: E402
 
 PUBLISHED_WIN_RATE = {1: 0.12, 2: 0.18, 3: 0.08, 4: 0.11, 5: 0.12}
 

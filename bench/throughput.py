@@ -48,7 +48,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import envs  # noqa: E402
+from cardarena import envs  # noqa: E402
 
 #: games whose random games are long: their peak-RSS runs go last
 LONG_GAMES = ("sevn", "suicidium")
@@ -197,7 +197,7 @@ def aec_ratio(
 _RSS_SCRIPT = """
 import resource, sys
 import numpy as np
-import envs
+from cardarena import envs
 
 def peak_kib():
     # VmHWM: this process's own high-water mark. ru_maxrss is not: on Linux it keeps the

@@ -5,11 +5,11 @@ Each game registers itself on import; adding a game is one line in ``GAMES``.
 
 import importlib
 
-from envs.core.registry import get_spec, make, make_raw, names
+from cardarena.envs.core.registry import get_spec, make, make_raw, names
 
 GAMES = ["flip6", "ratatat", "sevn", "suicidium", "thegame"]
 
 for _game in GAMES:
-    importlib.import_module(f"envs.{_game}")
+    importlib.import_module(f"cardarena.envs.{_game}")
 
 __all__ = ["GAMES", "get_spec", "make", "make_raw", "names"]

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import RandomAgent
-from envs.core import seeding
+from cardarena.agents.base import RandomAgent
+from cardarena.envs.core import seeding
 
 BAD_SEED = 5
 

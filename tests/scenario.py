@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core import CardGameEnv
+from cardarena.envs.core import CardGameEnv
 
 
 def check_conservation(env: CardGameEnv) -> None:

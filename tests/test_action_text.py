@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.tools.play import parse_entry, play_human
-from envs.core.engine import MAX_ACTION_TEXT, CardArenaError, IllegalActionError
-from envs.core.registry import get_spec, make, names
+from cardarena.agents.tools.play import parse_entry, play_human
+from cardarena.envs.core.engine import MAX_ACTION_TEXT, CardArenaError, IllegalActionError
+from cardarena.envs.core.registry import get_spec, make, names
 
 GAMES = names()
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import envs
+from cardarena import envs
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-from envs.core.engine import IllegalActionError
+from cardarena import envs
+from cardarena.envs.core.engine import IllegalActionError
 
 CONFIGS = [
     pytest.param("suicidium", n, {"mode": m, "expansion": x}, id=f"suicidium-{n}p-{m}-{x}")

@@ -9,19 +9,19 @@ import numpy as np
 import pytest
 
 import evaluate
-from agents import make_agent
-from agents.evaluation.lockstep import play_lockstep
-from agents.evaluation.ratings import (
+from cardarena.agents import make_agent
+from cardarena.agents.evaluation.lockstep import play_lockstep
+from cardarena.agents.evaluation.ratings import (
     ELO,
     Resamples,
     bootstrap_mean,
     bradley_terry,
     finishing_ranks,
 )
-from agents.evaluation.results import ResultsStore
-from agents.evaluation.schedule import seatings
-from agents.evaluation.tournament import play_game, run_tournament, summarise
-from envs.core.engine import ConfigError
+from cardarena.agents.evaluation.results import ResultsStore
+from cardarena.agents.evaluation.schedule import seatings
+from cardarena.agents.evaluation.tournament import play_game, run_tournament, summarise
+from cardarena.envs.core.engine import ConfigError
 
 TINY = "tiny_policy:make"
 SAMPLED = "tiny_policy:make_sampled"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import evaluate
-from agents.evaluation.records import GameRecord, TournamentResult
-from agents.evaluation.report import leaderboard_text
+from cardarena.agents.evaluation.records import GameRecord, TournamentResult
+from cardarena.agents.evaluation.report import leaderboard_text
 
 BASE = ["--game", "flip6", "--deals", "2", "--no-progress", "--no-report", "--workers", "1"]
 AGENTS = ["--agents", "ev", "random", "threshold", "random"]  # 4 seats

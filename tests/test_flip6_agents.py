@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import best_baseline, make_agent, scripted_names
-from agents.base import RandomAgent
-from agents.baselines.flip6 import ExpectedValueAgent, ThresholdAgent, bust_probability
-from envs.core.engine import ConfigError
+from cardarena.agents import best_baseline, make_agent, scripted_names
+from cardarena.agents.base import RandomAgent
+from cardarena.agents.baselines.flip6 import ExpectedValueAgent, ThresholdAgent, bust_probability
+from cardarena.envs.core.engine import ConfigError
 
 
 def test_registry_names_and_best_baseline():
@@ -27,7 +27,7 @@ def test_registry_names_and_best_baseline():
 
 
 def test_agents_only_pick_legal_actions_and_are_seeded():
-    import envs
+    from cardarena import envs
 
     env = envs.make("flip6", num_players=5)
     for name in ("random", "threshold", "ev"):

@@ -18,9 +18,15 @@ import numpy as np
 import pytest
 from scenario import check_conservation, decision, play, rewards
 
-import envs
-from envs.core import CardGameEnv, ConfigError, GameOverError, IllegalActionError, OutOfTurnError
-from envs.flip6.rules import FLIP3, HIT, STAY, TARGET0, Flip6Game, parse_card, round_score
+from cardarena import envs
+from cardarena.envs.core import (
+    CardGameEnv,
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    OutOfTurnError,
+)
+from cardarena.envs.flip6.rules import FLIP3, HIT, STAY, TARGET0, Flip6Game, parse_card, round_score
 
 NUMBERS = ["ZERO", "1", "2", "3", "4", "5", "6"]
 SPECIALS = ["EXTRA_LIFE", "FREEZE", "FLIP3", "DOUBLE"]

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-from envs.core import ConfigError, GameEngine
+from cardarena import envs
+from cardarena.envs.core import ConfigError, GameEngine
 
 GAME_NAMES = envs.names()
 GAMES = [pytest.param(name, id=name) for name in GAME_NAMES]

@@ -12,9 +12,9 @@ from collections import defaultdict
 
 import pytest
 
-from agents.tools.replay import main
-from envs.core.registry import get_spec, names
-from envs.core.replay import Replay, verify
+from cardarena.agents.tools.replay import main
+from cardarena.envs.core.registry import get_spec, names
+from cardarena.envs.core.replay import Replay, verify
 from tests.golden.record import CASES, GOLDEN_DIR
 
 RERECORD = "if the change is intended: python -m tests.golden.record --game {game}"
@@ -110,7 +110,7 @@ def test_verify_names_the_first_action_that_differs(tmp_path, capsys):
 
 def test_verify_reports_a_rules_change_with_expected_and_got(monkeypatch):
     """Pretend a rule changed: flip6 loses the 'stay' option while a player holds no card."""
-    from envs.flip6 import rules
+    from cardarena.envs.flip6 import rules
 
     original = rules.Flip6Game.legal_actions
 

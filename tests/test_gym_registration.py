@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import envs
-from envs.core.engine import ConfigError, GameOverError, IllegalActionError
+from cardarena import envs
+from cardarena.envs.core.engine import ConfigError, GameOverError, IllegalActionError
 
 GAMES = envs.names()
 
@@ -140,8 +140,8 @@ def test_readme_maskable_ppo_example_trains(tmp_path):
     assert env.unwrapped.action_masks()[int(action)]
     assert model.num_timesteps >= 256
     # the checkpoint is an agent like any other: in a tournament and as a gym opponent
-    from agents import make_agent
-    from agents.evaluation.tournament import play_game
+    from cardarena.agents import make_agent
+    from cardarena.agents.evaluation.tournament import play_game
 
     path = "sb3:" + str(tmp_path / "flip6_vs_ev.zip")  # sb3: reads its weights, nothing pickled
     seats = [make_agent("flip6", s) for s in (path, "ev", "random")]

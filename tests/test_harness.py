@@ -27,8 +27,8 @@ import pytest
 from gymnasium.spaces import Discrete
 from pettingzoo.test import api_test, seed_test
 
-import envs
-from envs.core import (
+from cardarena import envs
+from cardarena.envs.core import (
     CardArenaError,
     CardGameEnv,
     ConfigError,
@@ -197,7 +197,7 @@ def test_spec_and_factories(name: str) -> None:
     assert cls.num_actions >= 1
     assert cls.reward_kind in ("zero_sum", "shared")
     assert spec.env_id in pettingzoo.aec_registry
-    module = importlib.import_module(f"envs.{name}")
+    module = importlib.import_module(f"cardarena.envs.{name}")
     default = envs.make(name)
     assert cls.min_players <= len(default.possible_agents) <= cls.max_players
     n = cls.max_players
@@ -677,7 +677,7 @@ def test_env_refuses_actions_outside_the_space(name: str) -> None:
 def test_bad_config_raises_config_error(name: str) -> None:
     spec = envs.get_spec(name)
     cls = spec.engine_cls
-    module = importlib.import_module(f"envs.{name}")
+    module = importlib.import_module(f"cardarena.envs.{name}")
     bad_counts = [cls.min_players - 1, cls.max_players + 1, str(cls.max_players)]
     bad_counts += [float(cls.max_players), True, None]
     factories = [

@@ -5,17 +5,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import Agent
-from agents.training.improve import (
+from cardarena.agents.base import Agent
+from cardarena.agents.training.improve import (
     Improver,
     LeafValue,
     fit_leaf_value,
     improve_config,
     improved_dataset,
 )
-from envs.core.engine import ConfigError
-from envs.core.registry import get_spec
-from envs.flip6.rules import HIT, STAY, TARGET0
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.registry import get_spec
+from cardarena.envs.flip6.rules import HIT, STAY, TARGET0
 
 
 class AlwaysHit(Agent):
@@ -127,7 +127,7 @@ def test_improved_dataset_is_consistent_and_reproducible():
 def test_ratatat_rounds_are_valued_by_totals_lower_is_better():
     """ratatat's round hooks (R15, R16): the index steps at each round end and the features are
     the negated totals (lower wins), the lead over the best other seat and the rounds left."""
-    from agents import make_agent
+    from cardarena.agents import make_agent
 
     spec = get_spec("ratatat")
     engine = spec.make_engine(num_players=4)
@@ -168,7 +168,7 @@ def test_games_without_rounds_refuse_improvement():
     ],
 )
 def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, message):
-    from agents.training.config import load_config
+    from cardarena.agents.training.config import load_config
 
     path = tmp_path / "bad.yaml"
     path.write_text(f"game: flip6\nwarm_start:\n  imitate: ev\n  {warm}\n")
@@ -177,7 +177,7 @@ def test_config_files_with_bad_warm_start_settings_fail_on_load(tmp_path, warm, 
 
 
 def test_the_default_flip6_config_uses_rollout_improvement():
-    from agents.training.config import load_config
+    from cardarena.agents.training.config import load_config
 
     cfg = load_config("configs/flip6.yaml")
     assert improve_config(cfg.warm_start.improve) is not None

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from golden.observations import GOLDEN, configs, first_difference, key, state_digests
 
-import envs
+from cardarena import envs
 
 _GOLDEN = json.loads(GOLDEN.read_text())
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envs.core.engine import ConfigError
-from envs.core.options import parse_options
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.options import parse_options
 
 
 def test_values_are_read_as_int_bool_or_text():

@@ -10,9 +10,9 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import envs
-from envs.core.engine import ConfigError
-from envs.core.pictures import OBSERVER, picture
+from cardarena import envs
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.pictures import OBSERVER, picture
 
 GAMES = envs.names()
 #: every game at its smallest and largest player count

@@ -13,11 +13,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.tools.play import parse_entry, play_human, screen, seat_specs, table_size
-from agents.tools.replay import full_view
-from envs.core.engine import ConfigError
-from envs.core.registry import get_spec
-from envs.core.replay import Replay, verify
+from cardarena.agents.tools.play import parse_entry, play_human, screen, seat_specs, table_size
+from cardarena.agents.tools.replay import full_view
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.replay import Replay, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.policy import PolicyAgent
-from envs.core.single_agent import SelfPlayEnv
+from cardarena.agents.policy import PolicyAgent
+from cardarena.envs.core.single_agent import SelfPlayEnv
 from tests.tiny_policy import actor_for
 
 
@@ -65,7 +65,7 @@ def test_self_play_env_skips_forced_opponent_decisions():
 def test_legal_logits_equal_the_full_forward_pass(game):
     """The one-decision forward (no BLAS, sparse first layer, legal head columns) matches the
     dense BLAS one on real observations (mostly zeros) and on dense ones, up to float32 rounding."""
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(game)
     engine = spec.make_engine(num_players=4)

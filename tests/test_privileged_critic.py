@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.policy import NumpyActor
-from agents.training.config import from_dict, load_config
-from agents.training.privileged import PrivilegedCriticPolicy, PrivilegedObservation
-from agents.training.trainer import build_model, make_env_fn, train
-from envs.core.engine import ConfigError
-from envs.core.registry import get_spec, names
-from envs.core.single_agent import SelfPlayEnv
+from cardarena.agents import make_agent
+from cardarena.agents.policy import NumpyActor
+from cardarena.agents.training.config import from_dict, load_config
+from cardarena.agents.training.privileged import PrivilegedCriticPolicy, PrivilegedObservation
+from cardarena.agents.training.trainer import build_model, make_env_fn, train
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.registry import get_spec, names
+from cardarena.envs.core.single_agent import SelfPlayEnv
 
 
 def _random_states(game: str, seed: int, options: dict | None = None):
@@ -36,7 +36,7 @@ def _random_states(game: str, seed: int, options: dict | None = None):
 
 @pytest.mark.parametrize("game", names())
 def test_every_game_has_a_privileged_encoding_of_fixed_width(game):
-    module = importlib.import_module(f"envs.{game}.privileged")
+    module = importlib.import_module(f"cardarena.envs.{game}.privileged")
     widths, hidden_seen = set(), False
     for options in ({}, {"num_players": get_spec(game).make_engine().num_players + 1}):
         try:
@@ -53,7 +53,7 @@ def test_every_game_has_a_privileged_encoding_of_fixed_width(game):
 
 
 def test_the_learners_observation_is_the_observation_then_the_hidden_state():
-    from envs.ratatat.privileged import encode_privileged
+    from cardarena.envs.ratatat.privileged import encode_privileged
 
     spec = get_spec("ratatat")
     env = PrivilegedObservation(SelfPlayEnv("ratatat", {"num_players": 3}, seed=4))
@@ -127,7 +127,7 @@ def test_the_actor_never_reads_the_privileged_part(game, tmp_path):
 
 
 def test_off_builds_the_plain_policy_and_env(tmp_path):
-    from agents.training.masked_policy import FastMaskablePolicy
+    from cardarena.agents.training.masked_policy import FastMaskablePolicy
 
     _, vec, model = _model("flip6", tmp_path, privileged=False)
     assert type(model.policy) is FastMaskablePolicy
@@ -156,7 +156,7 @@ def _strip_critic(src, dst) -> list[str]:
 def test_a_saved_agent_plays_from_the_observation_alone(tmp_path):
     """(b) Train briefly with the privileged critic (warm start included), then play the
     checkpoint through the normal PettingZoo env, which hands out observations only."""
-    import envs
+    from cardarena import envs
 
     cfg = load_config(
         "configs/flip6_demo.yaml",
@@ -208,14 +208,14 @@ def test_a_saved_agent_plays_from_the_observation_alone(tmp_path):
             env.step(action)
     assert moves[0] and moves[0] == moves[1]
     # the comparison picture and table of docs/results/privileged_critic.md
-    from agents.training.plots import main
+    from cardarena.agents.training.plots import main
 
     main(["--out", str(tmp_path / "runs.png"), f"privileged={run}"])
     assert (tmp_path / "runs.png").stat().st_size > 0
 
 
 def test_a_resumed_privileged_run_restores_the_wider_critic(tmp_path):
-    from agents.training.checkpoints import load_model_state, save_model
+    from cardarena.agents.training.checkpoints import load_model_state, save_model
 
     cfg, vec, model = _model("ratatat", tmp_path)
     save_model(model, tmp_path / "ckpt.zip", cfg, training=True)
@@ -228,12 +228,12 @@ def test_a_resumed_privileged_run_restores_the_wider_critic(tmp_path):
 
 
 def test_a_game_without_a_privileged_encoding_is_a_config_error(monkeypatch, tmp_path):
-    import agents.training.privileged as privileged
+    import cardarena.agents.training.privileged as privileged
 
     real = importlib.import_module
 
     def missing(name, *args):
-        if name == "envs.sevn.privileged":
+        if name == "cardarena.envs.sevn.privileged":
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return real(name, *args)
 

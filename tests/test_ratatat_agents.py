@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs.ratatat  # noqa: F401  (registers the game even before it is in envs.GAMES)
-from agents import best_baseline, make_agent, scripted_names
-from agents.baselines.ratatat import BASELINES, GreedyAgent, TrackerAgent
-from agents.evaluation.tournament import play_game
+import cardarena.envs.ratatat  # noqa: F401  (registers the game even before it is in envs.GAMES)
+from cardarena.agents import best_baseline, make_agent, scripted_names
+from cardarena.agents.baselines.ratatat import BASELINES, GreedyAgent, TrackerAgent
+from cardarena.agents.evaluation.tournament import play_game
 
 DEALS = 300  # x 3 rotations = 900 games, a few seconds
 

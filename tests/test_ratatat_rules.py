@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 from scenario import check_conservation, decision, legal_texts, play
 
-import envs
-from envs.core import CardGameEnv, ConfigError, IllegalActionError
-from envs.ratatat import encoding
-from envs.ratatat.rules import (
+from cardarena import envs
+from cardarena.envs.core import CardGameEnv, ConfigError, IllegalActionError
+from cardarena.envs.ratatat import encoding
+from cardarena.envs.ratatat.rules import (
     CARD_CODES,
     DECK_COUNTS,
     NUM_ACTIONS,

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import evaluate
-from agents.evaluation.tournament import run_tournament
-from agents.tools.replay import main, view
-from envs.core.registry import get_spec
-from envs.core.replay import Replay, ReplayFormatError, record_game, verify
+from cardarena.agents.evaluation.tournament import run_tournament
+from cardarena.agents.tools.replay import main, view
+from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.replay import Replay, ReplayFormatError, record_game, verify
 
 
 def _lines(path):

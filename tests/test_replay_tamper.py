@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.tools.replay import main
-from envs.core.replay import FORMAT, Replay, record_game, verify
+from cardarena.agents.tools.replay import main
+from cardarena.envs.core.replay import FORMAT, Replay, record_game, verify
 from tests.golden.record import CASES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -296,7 +296,7 @@ def test_the_command_line_never_shows_a_traceback(sources, tmp_path):
     files, good, bad = _batch(sources, tmp_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
-        [sys.executable, "-m", "agents.tools.replay", "--verify", *map(str, files)],
+        [sys.executable, "-m", "cardarena.agents.tools.replay", "--verify", *map(str, files)],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=300,
     )  # fmt: skip
     assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout

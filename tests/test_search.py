@@ -11,14 +11,14 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-import envs
-from agents import make_agent
-from agents.search import parse_spec
-from agents.search.ismcts import IsmctsAgent
-from agents.search.pimc import PimcAgent
-from envs.core.engine import CardArenaError, ConfigError
-from envs.core.loop import Worlds, decide, play
-from envs.core.seeding import agent_seed
+from cardarena import envs
+from cardarena.agents import make_agent
+from cardarena.agents.search import parse_spec
+from cardarena.agents.search.ismcts import IsmctsAgent
+from cardarena.agents.search.pimc import PimcAgent
+from cardarena.envs.core.engine import CardArenaError, ConfigError
+from cardarena.envs.core.loop import Worlds, decide, play
+from cardarena.envs.core.seeding import agent_seed
 
 TINY = {"pimc": "pimc:worlds=1", "ismcts": "ismcts:iterations=6"}
 
@@ -171,7 +171,7 @@ def test_gymnasium_opponents_can_be_search_agents() -> None:
 
 
 def test_a_person_plays_against_search_agents(tmp_path) -> None:
-    from agents.tools.play import play_human
+    from cardarena.agents.tools.play import play_human
 
     class Person(io.StringIO):
         def readline(self, *args):

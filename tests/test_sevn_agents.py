@@ -8,13 +8,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-import envs.sevn  # noqa: F401  (registers the game even before it is listed in envs.GAMES)
-from agents import make_agent, scripted_names
-from agents.baselines.sevn import BASELINES, ExpectedValueAgent, ThresholdAgent
-from agents.evaluation.tournament import run_tournament
-from envs.core import CardGameEnv
-from envs.sevn.rules import DISCARD, DRAW, FORK0, KEEP, PASS, TARGET0
+import cardarena.envs.sevn  # noqa: F401  (registers the game even before it is listed in envs.GAMES)
+from cardarena import envs
+from cardarena.agents import make_agent, scripted_names
+from cardarena.agents.baselines.sevn import BASELINES, ExpectedValueAgent, ThresholdAgent
+from cardarena.agents.evaluation.tournament import run_tournament
+from cardarena.envs.core import CardGameEnv
+from cardarena.envs.sevn.rules import DISCARD, DRAW, FORK0, KEEP, PASS, TARGET0
 
 
 def test_baselines_are_registered_weakest_first() -> None:

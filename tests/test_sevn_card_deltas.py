@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-import envs
-from envs.sevn import encoding
-from envs.sevn.rules import (
+from cardarena import envs
+from cardarena.envs.sevn import encoding
+from cardarena.envs.sevn.rules import (
     BALLAST_M2,
     FEATHERWEIGHT,
     LAST_MODIFIER,

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from scenario import check_conservation, decision, legal_texts, play, rewards
 
-import envs
-from envs.core import CardGameEnv, ConfigError, GameOverError, IllegalActionError
-from envs.sevn.rules import (
+from cardarena import envs
+from cardarena.envs.core import CardGameEnv, ConfigError, GameOverError, IllegalActionError
+from cardarena.envs.sevn.rules import (
     CARD_CODES,
     CARD_TABLE,
     CARD_VALUE,

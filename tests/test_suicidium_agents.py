@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-import envs.suicidium  # noqa: F401  (registers the game)
-from agents import best_baseline, make_agent, scripted_names
-from agents.baselines.suicidium import BASELINES, HeuristicAgent
-from envs.core import CardGameEnv
+import cardarena.envs.suicidium  # noqa: F401  (registers the game)
+from cardarena import envs
+from cardarena.agents import best_baseline, make_agent, scripted_names
+from cardarena.agents.baselines.suicidium import BASELINES, HeuristicAgent
+from cardarena.envs.core import CardGameEnv
 
 DEALS = 30  # x 2 seat rotations = 60 games per mode
 

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-import envs.suicidium  # noqa: F401  (registers the game)
-from envs.core import CardGameEnv, ConfigError, IllegalActionError
-from envs.suicidium.catalogue import EFFECTS, load_catalogue
-from envs.suicidium.rules import (
+import cardarena.envs.suicidium  # noqa: F401  (registers the game)
+from cardarena import envs
+from cardarena.envs.core import CardGameEnv, ConfigError, IllegalActionError
+from cardarena.envs.suicidium.catalogue import EFFECTS, load_catalogue
+from cardarena.envs.suicidium.rules import (
     BOOTH,
     CATALOGUE,
     EFFECT_NAMES,
@@ -884,7 +884,7 @@ def test_every_rule_id_has_a_test() -> None:
 
 
 def test_observation_shows_the_table_with_targets_and_hides_other_hands() -> None:
-    from envs.suicidium.encoding import (
+    from cardarena.envs.suicidium.encoding import (
         P_AIMS_AT_ME,
         P_HAND,
         P_RECIPIENT,
@@ -892,7 +892,7 @@ def test_observation_shows_the_table_with_targets_and_hides_other_hands() -> Non
         P_WORKS,
         SEAT_BLOCK,
     )
-    from envs.suicidium.rules import ID_TO_CARD
+    from cardarena.envs.suicidium.rules import ID_TO_CARD
 
     sfratto, suspense = ID_TO_CARD["SFRATTO"], ID_TO_CARD["SUSPENSE"]
     env = make([["SFRATTO"], ["SUSPENSE"], []])

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs
-from agents import best_baseline, make_agent, scripted_names
-from agents.baselines.thegame import GreedyAgent, PlannerAgent
-from envs.thegame.rules import END, NUM_ACTIONS, play_action
+from cardarena import envs
+from cardarena.agents import best_baseline, make_agent, scripted_names
+from cardarena.agents.baselines.thegame import GreedyAgent, PlannerAgent
+from cardarena.envs.thegame.rules import END, NUM_ACTIONS, play_action
 
 
 def test_registry_names_and_best_baseline():

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from scenario import act, play, rewards
 
-import envs
-import envs.thegame as thegame
-from envs.core import CardGameEnv, ConfigError, IllegalActionError
-from envs.thegame.rules import END, NUM_ACTIONS, SIGNAL0, TheGame, play_action
+import cardarena.envs.thegame as thegame
+from cardarena import envs
+from cardarena.envs.core import CardGameEnv, ConfigError, IllegalActionError
+from cardarena.envs.thegame.rules import END, NUM_ACTIONS, SIGNAL0, TheGame, play_action
 
 ALL = list(range(2, 100))
 
@@ -402,7 +402,7 @@ def test_state_round_trip_and_registry_spec() -> None:
 
 
 def test_observation_layout_is_relative_to_the_observer() -> None:
-    from envs.thegame.encoding import OBS_SIZE, PILE_BLOCK, SEAT_BLOCK
+    from cardarena.envs.thegame.encoding import OBS_SIZE, PILE_BLOCK, SEAT_BLOCK
 
     env = make(ALL, n=3, signals=True)  # hands 2..7, 8..13, 14..19
     play(env, ["0 signal 3 help", "0 play 2 0"])

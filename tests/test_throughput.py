@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-import envs
+from cardarena import envs
 
 pytest.importorskip("rlcard")  # texas_holdem_v4 needs it (a dev dependency)
 

@@ -7,11 +7,11 @@ import json
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.training.config import load_config
-from agents.training.trainer import train
-from envs.core.engine import ConfigError
-from envs.core.single_agent import SelfPlayEnv
+from cardarena.agents import make_agent
+from cardarena.agents.training.config import load_config
+from cardarena.agents.training.trainer import train
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.single_agent import SelfPlayEnv
 
 
 class CountingAgent:
@@ -110,7 +110,7 @@ def test_config_errors_are_clear(tmp_path):
 def test_torch_threads_switch_between_rollouts_and_updates(tmp_path):
     import torch
 
-    from agents.training.callbacks import ThreadSwitch
+    from cardarena.agents.training.callbacks import ThreadSwitch
 
     cfg = tmp_path / "t.yaml"
     cfg.write_text("game: flip6\ntorch_threads:\n  rollout: 1\n  update: 2\n")
@@ -174,7 +174,7 @@ def test_tiny_training_run_writes_a_checkpoint_evaluate_can_load(tmp_path):
     assert 0.0 <= summary["final_eval"]["win_rate"] <= 1.0
     agent = make_agent("flip6", str(run / "final.zip"))
     mask = np.array([1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int8)
-    from envs.flip6.encoding import OBS_SIZE
+    from cardarena.envs.flip6.encoding import OBS_SIZE
 
     assert agent.act(np.zeros(OBS_SIZE, np.float32), mask, {}) in (0, 1)
 
@@ -240,7 +240,7 @@ def test_kill_minus_9_then_resume(tmp_path):
     assert [h["timesteps"] for h in history][: len(state["history"])] == [
         h["timesteps"] for h in state["history"]
     ]
-    from agents import checkpoint
+    from cardarena.agents import checkpoint
 
     meta, _ = checkpoint.read(run / "final.zip")
     assert meta["timesteps"] == summary["timesteps"]
@@ -259,7 +259,7 @@ def test_resume_refuses_a_directory_without_a_run(tmp_path):
 
 
 def test_opponent_pool_prioritises_snapshots_that_beat_the_learner(tmp_path):
-    from agents.training.opponents import OpponentPool
+    from cardarena.agents.training.opponents import OpponentPool
 
     pool = OpponentPool("flip6", tmp_path, {"ev": 1.0}, latest=0.0, past=1.0)
     pool._snapshots = [("a", object()), ("b", object())]
@@ -280,7 +280,7 @@ def test_rare_games_add_only_the_rare_decision_kinds():
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.training.warm_start import RARE_SHARE, imitation_warm_start
+    from cardarena.agents.training.warm_start import RARE_SHARE, imitation_warm_start
 
     torch.manual_seed(0)
     env = SelfPlayEnv("sevn", {"num_players": 4}, seed=0)
@@ -295,13 +295,13 @@ def test_rare_games_add_only_the_rare_decision_kinds():
 
 
 def test_fast_masked_policy_matches_sb3_contrib():
-    """agents.training.masked_policy.FastMaskablePolicy: the same actions, values, log-probabilities,
+    """cardarena.agents.training.masked_policy.FastMaskablePolicy: the same actions, values, log-probabilities,
     entropies and random stream as MaskableActorCriticPolicy, so a short learn() ends with
     bit-identical weights."""
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.training.masked_policy import FastMaskablePolicy
+    from cardarena.agents.training.masked_policy import FastMaskablePolicy
 
     def run(policy):
         env = SelfPlayEnv("ratatat", {"num_players": 3}, seed=4)
@@ -347,7 +347,7 @@ def test_split_vec_env_plays_the_games_of_dummy_vec_env():
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.training.split_vec_env import SplitVecEnv
+    from cardarena.agents.training.split_vec_env import SplitVecEnv
 
     fns = [lambda i=i: _split_test_env(i) for i in range(5)]
     dummy, split = DummyVecEnv(fns), SplitVecEnv(fns)
@@ -382,7 +382,7 @@ def test_split_vec_env_plays_the_games_of_dummy_vec_env():
 
 
 def test_split_vec_env_reports_worker_errors_and_bad_configs(tmp_path):
-    from agents.training.split_vec_env import SplitVecEnv
+    from cardarena.agents.training.split_vec_env import SplitVecEnv
 
     fns = [lambda: SelfPlayEnv("flip6", {"num_players": 3}, seed=0), lambda: _Boom("flip6")]
     split = SplitVecEnv(fns, local_share=0.5)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.training.config import TrainConfig, from_dict, load_config
-from envs.core.engine import ConfigError
+from cardarena.agents.training.config import TrainConfig, from_dict, load_config
+from cardarena.envs.core.engine import ConfigError
 
 #: (YAML after "game: flip6" unless it names a game itself, text the error must contain)
 BAD_CONFIGS = [
@@ -237,7 +237,7 @@ def test_train_py_prints_one_error_line_and_no_traceback(tmp_path, text, message
 def test_device_auto_is_the_gpu_when_there_is_one_else_the_cpu():
     import torch
 
-    from agents.training.device import resolve_device
+    from cardarena.agents.training.device import resolve_device
 
     assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
     assert resolve_device("cpu") == "cpu"

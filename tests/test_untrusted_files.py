@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import checkpoint, make_agent
-from envs.core.engine import CardArenaError, ConfigError
+from cardarena.agents import checkpoint, make_agent
+from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 
 class _Payload:
@@ -108,7 +108,7 @@ def test_zoo_names_stay_in_the_zoo(tmp_path, marker, name):
 
 
 def test_a_training_yaml_cannot_run_code(tmp_path, marker):
-    from agents.training.config import load_config
+    from cardarena.agents.training.config import load_config
 
     path = tmp_path / "evil.yaml"
     path.write_text(f"game: flip6\nseed: !!python/object/apply:os.system ['touch {marker}']\n")
@@ -117,8 +117,8 @@ def test_a_training_yaml_cannot_run_code(tmp_path, marker):
 
 
 def test_a_training_yaml_naming_a_pickled_opponent_is_refused(tmp_path, marker):
-    from agents.training.config import load_config
-    from agents.training.opponents import OpponentPool
+    from cardarena.agents.training.config import load_config
+    from cardarena.agents.training.opponents import OpponentPool
 
     evil = _sb3_archive(tmp_path / "evil.zip", marker)
     path = tmp_path / "cfg.yaml"
@@ -130,8 +130,8 @@ def test_a_training_yaml_naming_a_pickled_opponent_is_refused(tmp_path, marker):
 
 
 def test_resume_from_a_planted_checkpoint_refuses_it(tmp_path, marker):
-    from agents.training.config import load_config
-    from agents.training.trainer import train
+    from cardarena.agents.training.config import load_config
+    from cardarena.agents.training.trainer import train
 
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
@@ -147,7 +147,7 @@ def test_resume_from_a_planted_checkpoint_refuses_it(tmp_path, marker):
 
 
 def test_a_snapshot_planted_in_a_run_is_refused(tmp_path, marker):
-    from agents.training.opponents import OpponentPool
+    from cardarena.agents.training.opponents import OpponentPool
 
     snaps = tmp_path / "snapshots"
     snaps.mkdir()
@@ -158,8 +158,8 @@ def test_a_snapshot_planted_in_a_run_is_refused(tmp_path, marker):
 
 
 def test_replays_and_results_files_are_plain_data(tmp_path, marker):
-    from agents.evaluation.results import ResultsStore
-    from envs.core.replay import verify
+    from cardarena.agents.evaluation.results import ResultsStore
+    from cardarena.envs.core.replay import verify
 
     blob = base64.b64encode(_pickle_payload(marker)).decode()
     lines = [
@@ -180,7 +180,7 @@ def test_replays_and_results_files_are_plain_data(tmp_path, marker):
 
 
 def test_the_zoo_holds_only_cardarena_checkpoints():
-    from agents import ZOO_DIR
+    from cardarena.agents import ZOO_DIR
 
     for path in sorted(ZOO_DIR.glob("*.zip")):
         with zipfile.ZipFile(path) as zf:

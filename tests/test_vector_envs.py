@@ -10,7 +10,7 @@ from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-import envs
+from cardarena import envs
 
 GAMES = envs.names()
 N = 2  # sub-envs
@@ -82,7 +82,8 @@ def test_gymnasium_make_vec_natural_episode_ends():
 
 def test_gymnasium_make_vec_async_and_pictures():
     vec = gym.make_vec(
-        "envs:" + _id("thegame"),  # the workers import the games whatever their start method
+        "cardarena.envs:"
+        + _id("thegame"),  # the workers import the games whatever their start method
         num_envs=N,
         vectorization_mode="async",
         render_mode="rgb_array",
@@ -132,9 +133,11 @@ def test_sb3_make_vec_env_dummy(game):
 
 
 def test_sb3_make_vec_env_subproc():
-    """SubprocVecEnv starts its workers by forkserver: "envs:" before the id has gymnasium import
+    """SubprocVecEnv starts its workers by forkserver: "cardarena.envs:" before the id has gymnasium import
     the games there (a script importing envs at the top needs no prefix; pytest's does)."""
-    vec = make_vec_env("envs:" + _id("flip6"), n_envs=N, env_kwargs=FAST, vec_env_cls=SubprocVecEnv)
+    vec = make_vec_env(
+        "cardarena.envs:" + _id("flip6"), n_envs=N, env_kwargs=FAST, vec_env_cls=SubprocVecEnv
+    )
     assert _check_sb3(vec, steps=4) >= 1
     vec.close()
 

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs
-from envs.core import CardGameEnv, ConfigError
+from cardarena import envs
+from cardarena.envs.core import CardGameEnv, ConfigError
 
 SAMPLES = 5_000
 #: chi-square quantiles at p = 0.001 for 1..20 degrees of freedom (standard tables); above, the
@@ -168,7 +168,7 @@ def test_flip6_unseen_top_card_follows_the_deck_left() -> None:
     zones = [z for z in env.game.card_zones(env.state_obj) if z != "draw_pile"]
     weights = unseen_weights(env, zones)
     assert weights["6"] == 3 and weights["5"] == 4  # 6 sixes, 5 fives in the deck
-    from envs.flip6.rules import CARD_CODES
+    from cardarena.envs.flip6.rules import CARD_CODES
 
     seen = samples(env, 1, lambda w: CARD_CODES[w.draw_pile[-1]])
     assert_distribution(seen, weights)
@@ -183,7 +183,7 @@ def test_sevn_unseen_top_card_follows_the_deck_left() -> None:
         env.step(legal[int(rng.integers(len(legal)))])
     zones = [z for z in env.game.card_zones(env.state_obj) if z != "draw_pile"]
     weights = unseen_weights(env, zones)
-    from envs.sevn.rules import CARD_CODES
+    from cardarena.envs.sevn.rules import CARD_CODES
 
     seen = samples(env, 2, lambda w: CARD_CODES[w.draw_pile[-1]])
     assert_distribution(seen, weights)
@@ -215,7 +215,7 @@ def test_ratatat_cards_seen_and_moved_stay_where_the_seat_knows_them() -> None:
     for text in ("draw", "use", "swap 0 0 2"):
         assert env.agent_selection == "player_1"
         env.step(env.unwrapped.parse_action(text))
-    from envs.ratatat.rules import CARD_CODES
+    from cardarena.envs.ratatat.rules import CARD_CODES
 
     world_cards = samples(env, 1, lambda w: (CARD_CODES[w.slots[2]], CARD_CODES[w.slots[7]]))
     assert {moved for moved, _ in world_cards} == {"0"}  # seat 0's slot 2: the card it moved
@@ -234,7 +234,7 @@ def test_suicidium_peeked_hand_stays_and_the_rest_is_one_pool() -> None:
     env.reset(seed=7, options={"hands": hands, "first_player": 0})
     for move in ("draw 0", "play OCCHIATA_INDISCRETA", "target 1", "pass", "pass", "pass"):
         env.step(env.unwrapped.parse_action(move))
-    from envs.suicidium.rules import CARD_IDS
+    from cardarena.envs.suicidium.rules import CARD_IDS
 
     zones = env.game.card_zones(env.state_obj)
     assert sorted(zones["hand_1"]) == ["SFRATTO", "VETO"]

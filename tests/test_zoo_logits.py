@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from golden.zoo_logits import OUT, logits, record_observations, zoo_agents
 
-from agents import ZOO_DIR, checkpoint
+from cardarena.agents import ZOO_DIR, checkpoint
 
 
 @pytest.mark.parametrize("name", zoo_agents())

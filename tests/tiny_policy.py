@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.policy import NumpyActor, PolicyAgent
-from envs.core.registry import get_spec
+from cardarena.agents.policy import NumpyActor, PolicyAgent
+from cardarena.envs.core.registry import get_spec
 
 _ACTORS: dict[str, NumpyActor] = {}
 

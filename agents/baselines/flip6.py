@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.flip6.rules import HIT, STAY, TARGET0
+from cardarena.agents.base import Agent
+from cardarena.envs.flip6.rules import HIT, STAY, TARGET0
 
 NUMBER_CODES = ["ZERO", "1", "2", "3", "4", "5", "6"]
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.ratatat.rules import (
+from cardarena.agents.base import Agent
+from cardarena.envs.ratatat.rules import (
     DISCARD,
     DRAW,
     KNOCK,

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.sevn.rules import (
+from cardarena.agents.base import Agent
+from cardarena.envs.sevn.rules import (
     CARD_CODES,
     CARD_KIND,
     DISCARD,

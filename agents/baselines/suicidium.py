@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.suicidium.rules import (
+from cardarena.agents.base import Agent
+from cardarena.envs.suicidium.rules import (
     AMOUNT,
     DISCARD0,
     DRAW0,

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.thegame.encoding import play_cost
-from envs.thegame.rules import END, NUM_PILES, SIGNAL_NAMES, play_action, signal_action
+from cardarena.agents.base import Agent
+from cardarena.envs.thegame.encoding import play_cost
+from cardarena.envs.thegame.rules import END, NUM_PILES, SIGNAL_NAMES, play_action, signal_action
 
 _ALL_CARDS = (1 << 100) - (1 << 2)  # bits 2..99
 _INF = float("inf")

@@ -26,9 +26,9 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.records import GameRecord
-from agents.evaluation.schedule import Chunk
-from envs.core.engine import CardArenaError, ConfigError
+from cardarena.agents.evaluation.records import GameRecord
+from cardarena.agents.evaluation.schedule import Chunk
+from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 Done = Callable[[list[GameRecord]], None]
 _WORKER: dict[str, Any] = {}
@@ -51,7 +51,7 @@ def describe(game: str, chunks: Sequence[Chunk]) -> str:
 def build_agents(game: str, specs: Sequence[str], base_dir: str | None = None) -> dict[str, Any]:
     """One agent per spec; relative checkpoint paths are taken from ``base_dir`` (the driver's
     working directory when games run in other processes)."""
-    from agents import make_agent
+    from cardarena.agents import make_agent
 
     built = {}
     for spec in dict.fromkeys(specs):
@@ -70,11 +70,11 @@ def play_chunk(
     record_dir: str | None = None,
 ) -> list[GameRecord]:
     """Play a chunk; with ``record_dir``, also write each game's replay there."""
-    from agents.evaluation.lockstep import play_lockstep
+    from cardarena.agents.evaluation.lockstep import play_lockstep
 
     if record_dir is None:
         return play_lockstep(game, options, agents, chunk)
-    from envs.core.replay import record_game, replay_name
+    from cardarena.envs.core.replay import record_game, replay_name
 
     traces: list[list[int]] = []
     records = play_lockstep(game, options, agents, chunk, trace=traces)

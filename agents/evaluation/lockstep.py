@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.core import seeding
-from envs.core.engine import CardArenaError
-from envs.core.loop import as_action, decide
-from envs.core.registry import get_spec
+from cardarena.agents.base import Agent
+from cardarena.envs.core import seeding
+from cardarena.envs.core.engine import CardArenaError
+from cardarena.envs.core.loop import as_action, decide
+from cardarena.envs.core.registry import get_spec
 
 Job = tuple[int, Sequence[str]]  # (deal seed, agent spec per seat)
 
@@ -51,8 +51,8 @@ def play_lockstep(
     game, so it is never reset or mutated here. With ``trace`` (a list), each job's actions in
     order are appended to it (what ``evaluate.py --record`` writes replays from).
     """
-    from agents.evaluation.ratings import finishing_ranks
-    from agents.evaluation.records import GameRecord
+    from cardarena.agents.evaluation.ratings import finishing_ranks
+    from cardarena.agents.evaluation.records import GameRecord
 
     spec = get_spec(game)
     engine = spec.make_engine(**options)

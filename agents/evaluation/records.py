@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.ratings import (
+from cardarena.agents.evaluation.ratings import (
     Resamples,
     finishing_ranks,
     pair_results,
     rate,
     share_of,
 )
-from agents.evaluation.summaries import (
+from cardarena.agents.evaluation.summaries import (
     BOOTSTRAP,
     AgentSummary,
     TeamSummary,

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.records import TournamentResult
+from cardarena.agents.evaluation.records import TournamentResult
 
 
 # ---- terminal text -------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from agents.evaluation.records import GameRecord, TournamentResult, clean
-from agents.evaluation.schedule import Key
-from envs.core.engine import ConfigError
+from cardarena.agents.evaluation.records import GameRecord, TournamentResult, clean
+from cardarena.agents.evaluation.schedule import Key
+from cardarena.envs.core.engine import ConfigError
 
 RESULTS_FORMAT = 1
 
@@ -25,7 +25,7 @@ def jsonl_path(out: str | Path) -> Path:
 
 def agent_fingerprint(spec: str) -> str | None:
     """A hash of a checkpoint's file (None for agents that are code)."""
-    from agents import ZOO_DIR
+    from cardarena.agents import ZOO_DIR
 
     path = ZOO_DIR / f"{spec[4:]}.zip" if spec.startswith("zoo:") else Path(spec)
     if not spec.endswith(".zip") and not spec.startswith("zoo:"):

@@ -13,8 +13,8 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from envs.core.engine import ConfigError
-from envs.core.registry import get_spec
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.registry import get_spec
 
 MAX_PERMUTATION_SEATS = 4
 

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.evaluation.ratings import Resamples, bootstrap_means
+from cardarena.agents.evaluation.ratings import Resamples, bootstrap_means
 
 if TYPE_CHECKING:
-    from agents.evaluation.records import GameRecord
+    from cardarena.agents.evaluation.records import GameRecord
 
 BOOTSTRAP = 1000  # resamples of deck seeds for the intervals
 

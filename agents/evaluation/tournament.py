@@ -27,22 +27,22 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation.backends import (
+from cardarena.agents.evaluation.backends import (
     TournamentError,
     build_agents,
     check_ray,
     run_local,
     run_ray,
 )
-from agents.evaluation.ratings import finishing_ranks
-from agents.evaluation.records import RANK_BY, GameRecord, TournamentResult
-from agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
-from agents.evaluation.schedule import Key, make_chunks, plan_tables
-from agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
-from envs.core import seeding
-from envs.core.engine import ConfigError
-from envs.core.loop import play
-from envs.core.registry import get_spec
+from cardarena.agents.evaluation.ratings import finishing_ranks
+from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentResult
+from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
+from cardarena.agents.evaluation.schedule import Key, make_chunks, plan_tables
+from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
+from cardarena.envs.core import seeding
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.loop import play
+from cardarena.envs.core.registry import get_spec
 
 __all__ = ["BATCH_GAMES", "BOOTSTRAP", "play_game", "run_tournament", "summarise", "summarise_coop"]
 

@@ -34,7 +34,7 @@ import math
 import re
 from typing import Any
 
-from envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError
 
 #: option -> (kind, default) per agent kind; kinds: "int" (>= 1), "float" (> 0), "text"
 OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
@@ -109,10 +109,10 @@ def _convert(kind: str, key: str, type_: str, text: str) -> Any:
 
 def make_search_agent(game: str, spec: str, seed: int | None = None) -> Any:
     """The agent of a ``pimc[:...]`` / ``ismcts[:...]`` spec (checks rollout and horizon too)."""
-    from agents import scripted
-    from agents.search.ismcts import IsmctsAgent
-    from agents.search.pimc import PimcAgent
-    from agents.search.rollout import HORIZONS
+    from cardarena.agents import scripted
+    from cardarena.agents.search.ismcts import IsmctsAgent
+    from cardarena.agents.search.pimc import PimcAgent
+    from cardarena.agents.search.rollout import HORIZONS
 
     kind, options = parse_spec(spec)
     policies = ["random", *scripted(game)]

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.search.rollout import Rollout
-from envs.core.engine import CardArenaError
+from cardarena.agents.base import Agent
+from cardarena.agents.search.rollout import Rollout
+from cardarena.envs.core.engine import CardArenaError
 
 
 class SearchAgent(Agent):

@@ -15,8 +15,8 @@ import math
 import random
 from typing import Any
 
-from agents.search.base import SearchAgent
-from agents.search.rollout import Rollout
+from cardarena.agents.search.base import SearchAgent
+from cardarena.agents.search.rollout import Rollout
 
 
 class Node:

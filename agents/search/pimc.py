@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.search.base import SearchAgent
-from agents.search.rollout import Rollout
+from cardarena.agents.search.base import SearchAgent
+from cardarena.agents.search.rollout import Rollout
 
 
 class PimcAgent(SearchAgent):

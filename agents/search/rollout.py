@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.engine import ConfigError, GameEngine
-from envs.core.loop import play
+from cardarena.envs.core.engine import ConfigError, GameEngine
+from cardarena.envs.core.loop import play
 
 HORIZONS = ("game", "round")
 #: a rollout longer than this many decisions is cut (no game of the suite comes near it)
@@ -43,7 +43,7 @@ class Rollout:
         self.agents: list[Any] | None = None
         self.mask = np.zeros(engine.num_actions, dtype=np.int8)
         if policy != "random":
-            from agents import make_agent, scripted
+            from cardarena.agents import make_agent, scripted
 
             if policy not in scripted(game):
                 raise ConfigError(

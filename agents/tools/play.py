@@ -1,14 +1,14 @@
 """Human play in the terminal: a person takes one seat, agents the others.
 
     python evaluate.py --game flip6 --human 0 --agents ev threshold random
-    python -m agents.tools.play --game ratatat --seat 1 --agents tracker --num-players 3 --seed 7
+    python -m cardarena.agents.tools.play --game ratatat --seat 1 --agents tracker --num-players 3 --seed 7
 
 The screen shows what the person's seat may see and nothing else: what the others did since its
 last decision (action texts, which are public in every game of the suite), the game rendered for
 that seat (``spec.render(state, seat)``) and the legal actions, numbered. Type an action's number
 or its text (``hit``, ``play 57 0``; any form ``parse_action`` reads); anything else is refused
 with the legal list. ``?`` shows the screen again, ``quit`` (or end of input) stops. Every game is
-saved as a replay (``replays/`` unless ``--record DIR``); ``python -m agents.tools.replay FILE`` shows it.
+saved as a replay (``replays/`` unless ``--record DIR``); ``python -m cardarena.agents.tools.replay FILE`` shows it.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from typing import IO, Any
 
 import numpy as np
 
-from envs.core import seeding
-from envs.core.engine import CardArenaError, ConfigError, GameEngine
-from envs.core.loop import decide
-from envs.core.options import parse_options
-from envs.core.registry import get_spec, names
+from cardarena.envs.core import seeding
+from cardarena.envs.core.engine import CardArenaError, ConfigError, GameEngine
+from cardarena.envs.core.loop import decide
+from cardarena.envs.core.options import parse_options
+from cardarena.envs.core.registry import get_spec, names
 
 HUMAN = "human"
 QUIT_WORDS = ("quit", "exit", ":q")
@@ -116,8 +116,8 @@ def play_human(
 ) -> int:
     """Play one game with a person at ``seat`` (reading ``inp``, default stdin); 0 when the game
     ends or the person quits (``quit``, end of input, Ctrl-C)."""
-    from agents import make_agent
-    from envs.core.replay import ReplayWriter, replay_name
+    from cardarena.agents import make_agent
+    from cardarena.envs.core.replay import ReplayWriter, replay_name
 
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
@@ -222,13 +222,13 @@ def play_human(
             verdict = f"you lost; winners: {[who(w) for w in winners]}"
         say(f"game over: {verdict}. scores {scores}")
     if writer is not None:
-        say(f"replay saved: {writer.path}  (python -m agents.tools.replay {writer.path})")
+        say(f"replay saved: {writer.path}  (python -m cardarena.agents.tools.replay {writer.path})")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m agents.tools.play",
+        prog="python -m cardarena.agents.tools.play",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -1,10 +1,10 @@
 """The replay viewer: step through a saved game from any seat's view, or check files against
 today's engine (the format is :mod:`envs.core.replay`).
 
-    python -m agents.tools.replay FILE                 # step through it, full view (hidden cards too)
-    python -m agents.tools.replay FILE --seat 2        # what seat 2 saw
-    python -m agents.tools.replay FILE... --verify     # through today's engine; exit 1 on a difference
-    python -m agents.tools.replay FILE... --verify -v  # and every line explaining a difference
+    python -m cardarena.agents.tools.replay FILE                 # step through it, full view (hidden cards too)
+    python -m cardarena.agents.tools.replay FILE --seat 2        # what seat 2 saw
+    python -m cardarena.agents.tools.replay FILE... --verify     # through today's engine; exit 1 on a difference
+    python -m cardarena.agents.tools.replay FILE... --verify -v  # and every line explaining a difference
 
 ``--verify`` prints one verdict line per file (``FILE: OK (N actions)`` or ``FILE: FAIL: why``),
 goes on to the next file whatever one holds (not JSON, lines missing, the engine disagreeing) and
@@ -18,9 +18,9 @@ import os
 import sys
 from typing import IO, Any
 
-from envs.core.engine import CardArenaError, GameEngine
-from envs.core.registry import get_spec
-from envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
+from cardarena.envs.core.engine import CardArenaError, GameEngine
+from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
 
 
 def full_view(engine: GameEngine, spec: Any, state: Any, max_cards: int = 16) -> str:
@@ -132,7 +132,7 @@ def verify_file(path: str) -> Verdict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m agents.tools.replay",
+        prog="python -m cardarena.agents.tools.replay",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -13,9 +13,9 @@ import torch
 from stable_baselines3.common.callbacks import BaseCallback
 from threadpoolctl import threadpool_limits
 
-from agents.training.checkpoints import atomic_write, save_model
-from agents.training.config import TrainConfig
-from agents.training.learner_eval import eval_opponents, evaluate_actor
+from cardarena.agents.training.checkpoints import atomic_write, save_model
+from cardarena.agents.training.config import TrainConfig
+from cardarena.agents.training.learner_eval import eval_opponents, evaluate_actor
 
 #: learner games of the pool win rate (TensorBoard; snapshot_win_rate looks at the last 200)
 RECENT_GAMES = 500
@@ -136,7 +136,7 @@ class SelfPlayCallback(BaseCallback):
         atomic_write(self.run_dir / "trainer_state.json", json.dumps(payload))
 
     def evaluate(self, t: int) -> None:
-        from agents.policy import NumpyActor
+        from cardarena.agents.policy import NumpyActor
 
         actor = NumpyActor.from_policy(self.model.policy)
         entry: dict[str, Any] = {"timesteps": t, "seconds": time.perf_counter() - self.start}

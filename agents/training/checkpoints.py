@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from agents.training.config import TrainConfig
-from envs.core.engine import ConfigError
+from cardarena.agents.training.config import TrainConfig
+from cardarena.envs.core.engine import ConfigError
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -21,7 +21,7 @@ def atomic_write(path: Path, text: str) -> None:
 def save_model(model: Any, path: Path, cfg: TrainConfig, training: bool = False) -> None:
     """Write the learner as a cardarena checkpoint (:mod:`agents.checkpoint`: JSON and arrays,
     atomically); ``training`` adds the optimizer's state for ``--resume``."""
-    from agents import checkpoint
+    from cardarena.agents import checkpoint
 
     arrays = checkpoint.state_arrays(model.policy)
     meta: dict[str, Any] = {
@@ -45,7 +45,7 @@ def load_model_state(model: Any, path: Path) -> None:
     """Restore a training checkpoint of :func:`save_model` into a freshly built ``model``."""
     import torch
 
-    from agents import checkpoint
+    from cardarena.agents import checkpoint
 
     meta, arrays = checkpoint.read(path)
     names = list(model.policy.state_dict())

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from agents.training.config_checks import (
+from cardarena.agents.training.config_checks import (
     Bad,
     Checker,
     agent_list,
@@ -36,7 +36,7 @@ from agents.training.config_checks import (
     optional,
     weights,
 )
-from envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError
 
 
 def doc(default: Any, check: Checker, meaning: str) -> Any:
@@ -219,7 +219,7 @@ def _build(cls: type, data: Any, where: str) -> Any:
 
 
 def _check_agent(game: str, name: str, key: str) -> None:
-    from agents import make_agent
+    from cardarena.agents import make_agent
 
     try:
         make_agent(game, name)
@@ -229,7 +229,7 @@ def _check_agent(game: str, name: str, key: str) -> None:
 
 def _check_together(cfg: TrainConfig) -> None:
     """Rules between fields, the game's options and every agent name."""
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     try:
         get_spec(cfg.game).make_engine(**cfg.env)
@@ -269,10 +269,10 @@ def _check_together(cfg: TrainConfig) -> None:
                 "pretraining, so they need warm_start.improve.pretrain_games > 0"
             )
     if cfg.policy.privileged_critic:
-        from agents.training.privileged import privileged_module
+        from cardarena.agents.training.privileged import privileged_module
 
         privileged_module(cfg.game)
-    from agents.training.device import resolve_device
+    from cardarena.agents.training.device import resolve_device
 
     resolve_device(cfg.device)
     out = Path(cfg.output_dir)

@@ -130,13 +130,13 @@ def agent_list(value: Any) -> str | list[str]:
 
 
 def improve(value: Any) -> dict[str, Any] | None:
-    from agents.training.improve import improve_config
+    from cardarena.agents.training.improve import improve_config
 
     return improve_config(value)  # its own errors name warm_start.improve.KEY
 
 
 def game_name(value: Any) -> str:
-    from envs.core.registry import names
+    from cardarena.envs.core.registry import names
 
     if value not in names():
         raise Bad(f"must be a registered game, one of {names()}")

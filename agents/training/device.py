@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError
 
 DEVICES = ("auto", "cpu", "cuda")
 

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_agent
-from envs.core.engine import ConfigError
-from envs.core.loop import play
+from cardarena.agents import make_agent
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.loop import play
 
 #: keys of ``warm_start.improve`` in a training config, with their defaults
 IMPROVE_DEFAULTS: dict[str, Any] = {
@@ -104,7 +104,7 @@ def _mask(engine: Any, state: Any) -> np.ndarray:
 
 def _round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Worker: teacher games; a row (features, final return) per seat at each round start."""
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     game, env_options, teacher, seeds = job
     spec = get_spec(game)
@@ -175,7 +175,7 @@ class Improver:
         cfg: dict[str, Any],
         seed: int,
     ) -> None:
-        from envs.core.registry import get_spec
+        from cardarena.envs.core.registry import get_spec
 
         self.spec = get_spec(game)
         self.engine = self.spec.make_engine(**env_options)
@@ -240,13 +240,13 @@ class Improver:
 
 def _label_games(job: tuple) -> dict[str, Any]:
     """Worker: teacher games; every decision recorded with the teacher's and the improved action."""
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     game, env_options, teacher, leaf, cfg, seeds, worker_seed, privileged = job
     spec = get_spec(game)
     hidden = None
     if privileged:  # a privileged critic's rows: [observation | hidden state]
-        from agents.training.privileged import privileged_module
+        from cardarena.agents.training.privileged import privileged_module
 
         hidden = privileged_module(game).encode_privileged
     engine = spec.make_engine(**env_options)
@@ -318,7 +318,7 @@ def improved_dataset(
     Returns the arrays ``obs``, ``mask``, ``teacher``, ``improved``, ``seat``, ``game``, ``pot``,
     the final returns per game (``finals``) and facts about the leaf value and the labels.
     """
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     engine = get_spec(game).make_engine(**env_options)
     if engine.round_index(engine.new_game(np.random.default_rng(0))) is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents import best_baseline, make_agent, scripted_names
-from agents.training.config import TrainConfig
+from cardarena.agents import best_baseline, make_agent, scripted_names
+from cardarena.agents.training.config import TrainConfig
 
 
 def eval_opponents(cfg: TrainConfig, cooperative: bool) -> tuple[str, list[str]]:
@@ -27,16 +27,16 @@ def evaluate_actor(
     first_seed: int,
 ) -> dict[str, float]:
     """Win rate of ``actor`` (greedy) at a table of ``against`` players, every seat rotation."""
-    from agents.evaluation.tournament import play_game, summarise
-    from agents.policy import PolicyAgent
-    from envs.core.registry import get_spec
+    from cardarena.agents.evaluation.tournament import play_game, summarise
+    from cardarena.agents.policy import PolicyAgent
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(game)
     n = spec.make_engine(**env_options).num_players
     records = []
     me = PolicyAgent(actor, name="learner")
     if spec.cooperative:  # the learner plays every seat; the team result is what counts
-        from agents.evaluation.tournament import summarise_coop
+        from cardarena.agents.evaluation.tournament import summarise_coop
 
         for d in range(deals):
             seats = [PolicyAgent(actor, name="learner") for _ in range(n)]

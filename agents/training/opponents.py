@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_agent
-from agents.base import Agent
-from agents.training.config import TrainConfig
-from envs.core.engine import ConfigError
+from cardarena.agents import make_agent
+from cardarena.agents.base import Agent
+from cardarena.agents.training.config import TrainConfig
+from cardarena.envs.core.engine import ConfigError
 
 
 class OpponentPool:
@@ -58,7 +58,7 @@ class OpponentPool:
         self._resets = 0
 
     def refresh(self) -> None:
-        from agents.policy import load_actor
+        from cardarena.agents.policy import load_actor
 
         if not self.snapshot_dir.exists():
             return
@@ -79,7 +79,7 @@ class OpponentPool:
         return int(rng.choice(len(w), p=w / w.sum()))
 
     def __call__(self, rng: np.random.Generator, k: int) -> list[Agent]:
-        from agents.policy import PolicyAgent
+        from cardarena.agents.policy import PolicyAgent
 
         self._resets += 1
         if self._resets % 16 == 1:

@@ -114,7 +114,7 @@ def critic_fit(run: Path) -> dict[str, float]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m agents.training.plots --out PNG [--title T] LABEL=RUN_DIR ...``"""
+    """``python -m cardarena.agents.training.plots --out PNG [--title T] LABEL=RUN_DIR ...``"""
     import argparse
 
     parser = argparse.ArgumentParser(description=main.__doc__)

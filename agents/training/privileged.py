@@ -28,16 +28,16 @@ import numpy as np
 import torch as th
 from stable_baselines3.common.torch_layers import MlpExtractor
 
-from agents.training.masked_policy import FastMaskablePolicy
-from envs.core.engine import ConfigError
+from cardarena.agents.training.masked_policy import FastMaskablePolicy
+from cardarena.envs.core.engine import ConfigError
 
 
 def privileged_module(game: str) -> ModuleType:
     """``envs.<game>.privileged``, or a :class:`ConfigError` saying the game has none."""
     try:
-        return importlib.import_module(f"envs.{game}.privileged")
+        return importlib.import_module(f"cardarena.envs.{game}.privileged")
     except ModuleNotFoundError as err:
-        if err.name != f"envs.{game}.privileged":
+        if err.name != f"cardarena.envs.{game}.privileged":
             raise
         raise ConfigError(
             f"policy.privileged_critic: {game} has no privileged encoding "
@@ -121,6 +121,6 @@ class PrivilegedCriticPolicy(FastMaskablePolicy):
 
 def actor_inputs(cfg: Any) -> int:
     """The actor's input width of a config: the game's plain observation size."""
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     return int(get_spec(cfg.game).obs_size)

@@ -21,24 +21,24 @@ from typing import Any
 
 import yaml
 
-from agents.training.checkpoints import (
+from cardarena.agents.training.checkpoints import (
     atomic_write,
     latest_checkpoint,
     load_model_state,
     save_model,
 )
-from agents.training.config import TrainConfig
-from envs.core import seeding
-from envs.core.engine import ConfigError
+from cardarena.agents.training.config import TrainConfig
+from cardarena.envs.core import seeding
+from cardarena.envs.core.engine import ConfigError
 
 
 def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path):
     """A thunk building the ``rank``-th self-play env of a run (in whichever process runs it)."""
 
     def thunk():
-        from agents.training.opponents import OpponentPool
-        from envs.core.registry import get_spec
-        from envs.core.single_agent import SelfPlayEnv
+        from cardarena.agents.training.opponents import OpponentPool
+        from cardarena.envs.core.registry import get_spec
+        from cardarena.envs.core.single_agent import SelfPlayEnv
 
         cooperative = get_spec(cfg.game).cooperative
         env = SelfPlayEnv(
@@ -50,7 +50,7 @@ def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path):
             shaping=cfg.reward_shaping,
         )
         if cfg.policy.privileged_critic:  # the critic's extra inputs: the hidden state
-            from agents.training.privileged import PrivilegedObservation
+            from cardarena.agents.training.privileged import PrivilegedObservation
 
             return PrivilegedObservation(env)
         return env
@@ -63,15 +63,15 @@ def build_model(cfg: TrainConfig, vec: Any, tensorboard_log: str | None = None) 
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.training.device import resolve_device
-    from agents.training.masked_policy import FastMaskablePolicy
+    from cardarena.agents.training.device import resolve_device
+    from cardarena.agents.training.masked_policy import FastMaskablePolicy
 
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg.policy.activation]
     # MaskableActorCriticPolicy, bit for bit, with less overhead
     policy: Any = FastMaskablePolicy
     kwargs: dict[str, Any] = {"net_arch": list(cfg.policy.net_arch), "activation_fn": activation}
     if cfg.policy.privileged_critic:  # the actor reads the observation, the critic all of it
-        from agents.training.privileged import PrivilegedCriticPolicy, actor_inputs
+        from cardarena.agents.training.privileged import PrivilegedCriticPolicy, actor_inputs
 
         policy, kwargs["actor_inputs"] = PrivilegedCriticPolicy, actor_inputs(cfg)
     return MaskablePPO(
@@ -122,13 +122,13 @@ def train(cfg: TrainConfig, progress_bar: bool = True, resume: bool = False) -> 
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from agents.policy import NumpyActor
-    from agents.training.callbacks import SelfPlayCallback, ThreadSwitch
-    from agents.training.learner_eval import evaluate_actor
-    from agents.training.plots import plot_learning_curve
-    from agents.training.split_vec_env import vec_env_class
-    from agents.training.warm_start import warm_start
-    from envs.core.registry import get_spec
+    from cardarena.agents.policy import NumpyActor
+    from cardarena.agents.training.callbacks import SelfPlayCallback, ThreadSwitch
+    from cardarena.agents.training.learner_eval import evaluate_actor
+    from cardarena.agents.training.plots import plot_learning_curve
+    from cardarena.agents.training.split_vec_env import vec_env_class
+    from cardarena.agents.training.warm_start import warm_start
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(cfg.game)
     num_players = spec.make_engine(**cfg.env).num_players

@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_agent
-from agents.training.config import TrainConfig
-from envs.core import seeding
-from envs.core.loop import play
+from cardarena.agents import make_agent
+from cardarena.agents.training.config import TrainConfig
+from cardarena.envs.core import seeding
+from cardarena.envs.core.loop import play
 
 #: decision kinds under this share of the teacher games' decisions count as rare (rare_games)
 RARE_SHARE = 0.1
@@ -48,7 +48,7 @@ def imitation_warm_start(
     """
     import torch
 
-    from envs.core.registry import get_spec
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
@@ -57,7 +57,7 @@ def imitation_warm_start(
     extra: dict[str, Any] = {}
     weights = None
     if improve is not None:
-        from agents.training.improve import improved_dataset
+        from cardarena.agents.training.improve import improved_dataset
 
         # labels first: the labelling forks worker processes, which must happen before torch
         # starts its thread pool for the cloning
@@ -227,7 +227,7 @@ def _teacher_decisions(
     rows = _Rows()
     hidden = None
     if privileged:
-        from agents.training.privileged import privileged_module
+        from cardarena.agents.training.privileged import privileged_module
 
         hidden = privileged_module(spec.name).encode_privileged
     seats = [

@@ -1,7 +1,7 @@
 """Shared machinery: engine interface, the generic AEC env, the registry."""
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.engine import (
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.engine import (
     CardArenaError,
     ConfigError,
     GameEngine,

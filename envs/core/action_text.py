@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.errors import CardArenaError, IllegalActionError
-from envs.core.state_io import _show
+from cardarena.envs.core.errors import CardArenaError, IllegalActionError
+from cardarena.envs.core.state_io import _show
 
 if TYPE_CHECKING:
-    from envs.core.engine import GameEngine
+    from cardarena.envs.core.engine import GameEngine
 
 
 # ---- action texts from outside (a person's line, a replay file) ----------------------------------

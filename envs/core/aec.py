@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.core.engine import (
+from cardarena.envs.core.engine import (
     CardArenaError,
     ConfigError,
     GameEngine,
@@ -26,7 +26,7 @@ from envs.core.engine import (
     IllegalActionError,
     StateReader,
 )
-from envs.core.pictures import check_seat, picture
+from cardarena.envs.core.pictures import check_seat, picture
 
 _SEED_BOUND = 2**63
 #: the key of ``to_dict`` holding the AEC bookkeeping (rewards still owed)

@@ -17,13 +17,13 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
-from envs.core.action_text import (  # noqa: F401  (re-exported)
+from cardarena.envs.core.action_text import (  # noqa: F401  (re-exported)
     MAX_ACTION_TEXT,
     _guard_parse,
     action_forms,
     refuse_text,
 )
-from envs.core.errors import (  # noqa: F401  (re-exported: engines import them from here)
+from cardarena.envs.core.errors import (  # noqa: F401  (re-exported: engines import them from here)
     CardArenaError,
     ConfigError,
     GameOverError,
@@ -32,7 +32,7 @@ from envs.core.errors import (  # noqa: F401  (re-exported: engines import them 
     check_int,
     check_scores,
 )
-from envs.core.state_io import (  # noqa: F401  (re-exported)
+from cardarena.envs.core.state_io import (  # noqa: F401  (re-exported)
     _MISSING,
     BIT_GENERATORS,
     StateReader,

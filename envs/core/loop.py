@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from envs.core.engine import CardArenaError, GameEngine
+from cardarena.envs.core.engine import CardArenaError, GameEngine
 
 #: seed of the generator that scrubs the state a :class:`Worlds` handle keeps (any fixed value:
 #: the scrubbed copy depends on the seat's information only, see ``GameEngine.resample_hidden``)

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.bitfont import GLYPH_H, GLYPH_W, draw_text, text_width
+from cardarena.envs.core.bitfont import GLYPH_H, GLYPH_W, draw_text, text_width
 
 #: ``seat`` of :func:`picture` that shows every card, hidden ones included
 OBSERVER = "observer"

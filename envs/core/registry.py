@@ -8,8 +8,8 @@ from typing import Any
 import gymnasium
 import pettingzoo
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.engine import ConfigError
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.engine import ConfigError
 
 _SPECS: dict[str, GameSpec] = {}
 
@@ -17,7 +17,7 @@ _SPECS: dict[str, GameSpec] = {}
 #: gymnasium's entry point of every game: the single-agent env with scripted or trained opponents
 #: lives with the players (it builds them from agent specs), so it is named, not imported: envs
 #: never import agents, and gymnasium imports it only when someone makes the env
-GYM_ENTRY_POINT = "agents.gym_env:make_env"
+GYM_ENTRY_POINT = "cardarena.agents.gym_env:make_env"
 
 
 def register_game(spec: GameSpec, module: str) -> None:
@@ -33,7 +33,7 @@ def register_game(spec: GameSpec, module: str) -> None:
 
 def get_spec(name: str) -> GameSpec:
     if name not in _SPECS:
-        importlib.import_module("envs")  # registers every game
+        importlib.import_module("cardarena.envs")  # registers every game
     try:
         return _SPECS[name]
     except KeyError:
@@ -41,7 +41,7 @@ def get_spec(name: str) -> GameSpec:
 
 
 def names() -> list[str]:
-    importlib.import_module("envs")
+    importlib.import_module("cardarena.envs")
     return sorted(_SPECS)
 
 

@@ -18,8 +18,8 @@ from typing import Any, Protocol
 import gymnasium as gym
 import numpy as np
 
-from envs.core.loop import play
-from envs.core.registry import get_spec
+from cardarena.envs.core.loop import play
+from cardarena.envs.core.registry import get_spec
 
 
 class SeatAgent(Protocol):

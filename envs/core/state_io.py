@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from envs.core.errors import ConfigError
+from cardarena.envs.core.errors import ConfigError
 
 if TYPE_CHECKING:
-    from envs.core.engine import GameEngine
+    from cardarena.envs.core.engine import GameEngine
 
 
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:

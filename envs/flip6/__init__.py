@@ -13,11 +13,11 @@ reward             0 until the end; winners share +1, the others share -1 (sum 0
 
 from typing import Any
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.registry import register_game
-from envs.flip6.encoding import OBS_SIZE, encode, render, view
-from envs.flip6.pictures import layout
-from envs.flip6.rules import Flip6Game
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.registry import register_game
+from cardarena.envs.flip6.encoding import OBS_SIZE, encode, render, view
+from cardarena.envs.flip6.pictures import layout
+from cardarena.envs.flip6.rules import Flip6Game
 
 SPEC = GameSpec(
     name="flip6",

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.flip6.rules import (
+from cardarena.envs.flip6.rules import (
     BUSTED,
     CARD_CODES,
     DECISION_NAMES,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.pictures import BACK, Card, Table, seat_row
-from envs.flip6.encoding import view
+from cardarena.envs.core.pictures import BACK, Card, Table, seat_row
+from cardarena.envs.flip6.encoding import view
 
 _TONES = {"EXTRA_LIFE": "good", "FREEZE": "bad", "FLIP3": "special", "DOUBLE": "special"}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.flip6.rules import NUM_CARD_KINDS, Flip6State
+from cardarena.envs.flip6.rules import NUM_CARD_KINDS, Flip6State
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 8

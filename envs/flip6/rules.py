@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.engine import (
+from cardarena.envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,

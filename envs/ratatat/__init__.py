@@ -20,11 +20,11 @@ reward             0 until the end; the lowest totals share +1, the others share
 
 from typing import Any
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.registry import register_game
-from envs.ratatat.encoding import OBS_SIZE, encode, render, view
-from envs.ratatat.pictures import layout
-from envs.ratatat.rules import RatatatGame
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.registry import register_game
+from cardarena.envs.ratatat.encoding import OBS_SIZE, encode, render, view
+from cardarena.envs.ratatat.pictures import layout
+from cardarena.envs.ratatat.rules import RatatatGame
 
 SPEC = GameSpec(
     name="ratatat",

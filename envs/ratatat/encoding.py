@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.ratatat.rules import (
+from cardarena.envs.ratatat.rules import (
     CARD_CODES,
     DECISION_NAMES,
     DECK_COUNTS,

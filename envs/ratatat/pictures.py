@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.pictures import BACK, OBSERVER, Card, Table, seat_row
-from envs.ratatat.encoding import view
-from envs.ratatat.rules import CARD_CODES, SLOTS_PER_SEAT
+from cardarena.envs.core.pictures import BACK, OBSERVER, Card, Table, seat_row
+from cardarena.envs.ratatat.encoding import view
+from cardarena.envs.ratatat.rules import CARD_CODES, SLOTS_PER_SEAT
 
 _SPECIAL = {"SWAP", "PEEK", "DRAW_TWO"}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.ratatat.rules import MAX_PLAYERS, NUM_CARD_KINDS, SLOTS_PER_SEAT, RatatatState
+from cardarena.envs.ratatat.rules import MAX_PLAYERS, NUM_CARD_KINDS, SLOTS_PER_SEAT, RatatatState
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 4

@@ -24,11 +24,11 @@ random      400    138 (111-165)               18.0 (14-22)         7.7
 
 from typing import Any
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.registry import register_game
-from envs.sevn.encoding import OBS_SIZE, encode, render, view
-from envs.sevn.pictures import layout
-from envs.sevn.rules import SevnGame
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.registry import register_game
+from cardarena.envs.sevn.encoding import OBS_SIZE, encode, render, view
+from cardarena.envs.sevn.pictures import layout
+from cardarena.envs.sevn.rules import SevnGame
 
 SPEC = GameSpec(
     name="sevn",

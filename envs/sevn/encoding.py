@@ -56,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.sevn.rules import (
+from cardarena.envs.sevn.rules import (
     BALLAST_M2,
     CARD_CODES,
     CARD_VALUE,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.pictures import BACK, Card, Table, seat_row
-from envs.sevn.encoding import view
+from cardarena.envs.core.pictures import BACK, Card, Table, seat_row
+from cardarena.envs.sevn.encoding import view
 
 
 def card(code: str) -> Card:

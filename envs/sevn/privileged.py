@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.sevn.rules import NUM_CARD_KINDS, SevnState
+from cardarena.envs.sevn.rules import NUM_CARD_KINDS, SevnState
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 8

@@ -42,11 +42,11 @@ So a random 4-player SURVIVE game lasts tens of turns (about 8-9 turns per seat)
 
 from typing import Any
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.registry import register_game
-from envs.suicidium.encoding import OBS_SIZE, encode, render, view
-from envs.suicidium.pictures import layout
-from envs.suicidium.rules import SuicidiumGame
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.registry import register_game
+from cardarena.envs.suicidium.encoding import OBS_SIZE, encode, render, view
+from cardarena.envs.suicidium.pictures import layout
+from cardarena.envs.suicidium.rules import SuicidiumGame
 
 SPEC = GameSpec(
     name="suicidium",

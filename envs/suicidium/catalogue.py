@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError
 
 CATALOGUE_PATH = Path(__file__).with_name("catalogue.yaml")
 

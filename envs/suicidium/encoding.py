@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.suicidium.rules import (
+from cardarena.envs.suicidium.rules import (
     AMOUNT,
     BASE_OBJECTS,
     BOOTH,

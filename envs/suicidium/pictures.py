@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.pictures import BACK, OBSERVER, Card, Table, seat_row
-from envs.suicidium.encoding import view
+from cardarena.envs.core.pictures import BACK, OBSERVER, Card, Table, seat_row
+from cardarena.envs.suicidium.encoding import view
 
 
 def layout(state: Any, seat: Any) -> Table:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.suicidium.rules import MAX_PLAYERS, NUM_CARDS, NUM_OBJECT_TYPES, SuicidiumState
+from cardarena.envs.suicidium.rules import MAX_PLAYERS, NUM_CARDS, NUM_OBJECT_TYPES, SuicidiumState
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 3

@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.engine import (
+from cardarena.envs.core.engine import (
     ConfigError,
     GameEngine,
     IllegalActionError,
@@ -73,7 +73,7 @@ from envs.core.engine import (
     rng_to_dict,
     stack_deck,
 )
-from envs.suicidium.catalogue import (
+from cardarena.envs.suicidium.catalogue import (
     EFFECTS,
     TARGET_ANY,
     TARGET_CARD,

@@ -20,11 +20,11 @@ reward             shared: +1/98 to every agent for each card placed (a won game
 
 from typing import Any
 
-from envs.core.aec import CardGameEnv, GameSpec
-from envs.core.registry import register_game
-from envs.thegame.encoding import OBS_SIZE, encode, render, view
-from envs.thegame.pictures import layout
-from envs.thegame.rules import TheGame
+from cardarena.envs.core.aec import CardGameEnv, GameSpec
+from cardarena.envs.core.registry import register_game
+from cardarena.envs.thegame.encoding import OBS_SIZE, encode, render, view
+from cardarena.envs.thegame.pictures import layout
+from cardarena.envs.thegame.rules import TheGame
 
 SPEC = GameSpec(
     name="thegame",

@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.thegame.rules import (
+from cardarena.envs.thegame.rules import (
     FOUNDATIONS,
     LOWEST,
     MAX_PLAYERS,

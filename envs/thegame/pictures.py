@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.core.pictures import BACK, OBSERVER, Card, Table, seat_row
-from envs.thegame.encoding import view
+from cardarena.envs.core.pictures import BACK, OBSERVER, Card, Table, seat_row
+from cardarena.envs.thegame.encoding import view
 
 
 def layout(state: Any, seat: Any) -> Table:

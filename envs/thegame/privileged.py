@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.thegame.rules import HIGHEST, LOWEST, MAX_PLAYERS, NUM_CARDS, TheGameState
+from cardarena.envs.thegame.rules import HIGHEST, LOWEST, MAX_PLAYERS, NUM_CARDS, TheGameState
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 8

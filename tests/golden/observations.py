@@ -28,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import envs  # noqa: E402
+from cardarena import envs  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "observations.json"
 #: decision points hashed per configuration, and the chance that a decision point is one

@@ -125,8 +125,8 @@ CASES: list[Case] = _cases()
 
 def play(case: Case) -> list[int]:
     """The actions of the case's game, played by its agents (seeded by deal seed and seat)."""
-    from agents import make_agent
-    from envs.core.registry import get_spec
+    from cardarena.agents import make_agent
+    from cardarena.envs.core.registry import get_spec
 
     spec = get_spec(case.game)
     engine = spec.make_engine(**case.engine_options)
@@ -149,7 +149,7 @@ def play(case: Case) -> list[int]:
 
 
 def record(case: Case) -> Path:
-    from envs.core.replay import record_game
+    from cardarena.envs.core.replay import record_game
 
     record_game(
         case.path,

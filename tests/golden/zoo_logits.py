@@ -20,8 +20,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from agents import ZOO_DIR, checkpoint, make_agent  # noqa: E402
-from envs.core.registry import get_spec  # noqa: E402
+from cardarena.agents import ZOO_DIR, checkpoint, make_agent  # noqa: E402
+from cardarena.envs.core.registry import get_spec  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "zoo"
 DECISIONS = 48

@@ -44,7 +44,7 @@ act, the legality of the recorded action, a digest, a check or the result differ
 with expected and got values.
 """
 
-from envs.core.replay.format import (  # noqa: F401  (the format's names, in one place)
+from cardarena.envs.core.replay.format import (  # noqa: F401  (the format's names, in one place)
     CHECK_EVERY,
     FORMAT,
     READS,
@@ -61,7 +61,7 @@ from envs.core.replay.format import (  # noqa: F401  (the format's names, in one
     slug,
     state_digest,
 )
-from envs.core.replay.reader import (  # noqa: F401  (the format's names, in one place)
+from cardarena.envs.core.replay.reader import (  # noqa: F401  (the format's names, in one place)
     MAX_CHECK_EVERY,
     MAX_SEED,
     Replay,
@@ -78,7 +78,7 @@ from envs.core.replay.reader import (  # noqa: F401  (the format's names, in one
     _shown,
     _str_list,
 )
-from envs.core.replay.verify import (  # noqa: F401  (the format's names, in one place)
+from cardarena.envs.core.replay.verify import (  # noqa: F401  (the format's names, in one place)
     MAX_SHOWN,
     MAX_VERDICT,
     Verdict,

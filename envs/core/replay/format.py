@@ -12,8 +12,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from envs.core.engine import GameEngine
-from envs.core.registry import get_spec
+from cardarena.envs.core.engine import GameEngine
+from cardarena.envs.core.registry import get_spec
 
 FORMAT = 2  # 2: the end line
 READS = (1, 2)  # the formats this version reads

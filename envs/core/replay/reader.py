@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.engine import MAX_ACTION_TEXT, CardArenaError, GameEngine
-from envs.core.registry import get_spec, names
-from envs.core.replay.format import CHECK_EVERY, READS
+from cardarena.envs.core.engine import MAX_ACTION_TEXT, CardArenaError, GameEngine
+from cardarena.envs.core.registry import get_spec, names
+from cardarena.envs.core.replay.format import CHECK_EVERY, READS
 
 
 class ReplayFormatError(CardArenaError, ValueError):

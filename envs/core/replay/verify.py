@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envs.core.engine import CardArenaError, GameEngine
-from envs.core.replay.format import _canon, make_check, make_result, state_digest
-from envs.core.replay.reader import Replay, ReplayFormatError
+from cardarena.envs.core.engine import CardArenaError, GameEngine
+from cardarena.envs.core.replay.format import _canon, make_check, make_result, state_digest
+from cardarena.envs.core.replay.reader import Replay, ReplayFormatError
 
 MAX_SHOWN = 160  # characters of a value shown in a difference
 
