@@ -2,6 +2,7 @@
 
     python train.py --config configs/flip6.yaml          # a new run
     python train.py --resume runs/flip6                   # continue after an interruption
+    python train.py --config configs/flip6.yaml --device auto --set policy.privileged_critic=true
 
 Reads a YAML config (every option documented in agents/training/config.py and configs/*.yaml;
 every value is checked before any work, a bad one is "error: ..." and exit status 2), trains a
@@ -15,6 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
+
+import yaml
 
 from cardarena.agents.training.config import load_config
 from cardarena.agents.training.trainer import train
@@ -37,6 +41,31 @@ def _count(low: int):
     return parse
 
 
+def _setting(text: str) -> tuple[list[str], Any]:
+    """An argparse type: ``section.key=VALUE`` (VALUE read as YAML) -> (key path, value)."""
+    key, sep, value = text.partition("=")
+    path = key.strip().split(".")
+    if not sep or not all(path):
+        raise argparse.ArgumentTypeError(f"must be KEY=VALUE (e.g. ppo.n_epochs=4), got {text!r}")
+    try:
+        return path, yaml.safe_load(value)
+    except yaml.YAMLError as err:
+        raise argparse.ArgumentTypeError(f"{key}: {value!r} is not a YAML value ({err})") from None
+
+
+def _nest(settings: list[tuple[list[str], Any]]) -> dict[str, Any]:
+    """``--set`` values as nested overrides (checked like the config file's keys)."""
+    out: dict[str, Any] = {}
+    for path, value in settings:
+        node = out
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"--set {'.'.join(path)}: {part} is already set to a value")
+        node[path[-1]] = value
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -50,6 +79,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timesteps", type=_count(1), help="override total_timesteps")
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
     parser.add_argument("--seed", type=_count(0), help="override seed")
+    parser.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda"],
+        help="override device: auto (a CUDA GPU if torch sees one, else the CPU), cpu or cuda",
+    )
+    parser.add_argument(
+        "--set",
+        type=_setting,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override any config key, e.g. --set policy.privileged_critic=true (repeatable)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument(
         "--workers",
@@ -67,7 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if bool(args.config) == bool(args.resume):
         parser.error("give either --config FILE (a new run) or --resume RUN_DIR")
-    overrides = {}
+    try:
+        overrides = _nest(args.set)
+    except ConfigError as err:
+        parser.error(str(err))
+    if args.device is not None:
+        overrides["device"] = args.device
     if args.timesteps is not None:
         overrides["total_timesteps"] = args.timesteps
     if args.output_dir:
@@ -76,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides["seed"] = args.seed
     try:
         if args.resume:
-            if args.output_dir or args.seed is not None:
-                parser.error("--resume keeps the run's own output dir and seed")
+            if args.output_dir or args.seed is not None or args.set:
+                parser.error("--resume keeps the run's own output dir, seed and settings")
             overrides["output_dir"] = args.resume
             cfg = load_config(f"{args.resume}/config.yaml", overrides)
         else:

@@ -42,6 +42,7 @@ BAD_CONFIGS = [
     ("output_dir: {file}\n", "output_dir"),
     ("output_dir: {file}/run\n", "is a file"),
     ("checkpoint_every: 0\n", "checkpoint_every must be a positive integer"),
+    ("device: gpu\n", "device must be one of ['auto', 'cpu', 'cuda']"),
     # ppo
     ("ppo: 5\n", "ppo must be a mapping"),
     ("ppo:\n", "ppo must be a mapping"),
@@ -66,6 +67,7 @@ BAD_CONFIGS = [
     ("policy: {net_arch: 128}\n", "policy.net_arch must be a list of positive integers"),
     ("policy: {net_arch: [128, 0]}\n", "policy.net_arch must be a list of positive integers"),
     ("policy: {activation: gelu}\n", "policy.activation must be one of ['tanh', 'relu']"),
+    ("policy: {privileged_critic: 1}\n", "policy.privileged_critic must be true or false"),
     # torch_threads
     ("torch_threads: 4\n", "torch_threads must be a mapping"),
     ("torch_threads: {rollout: 0}\n", "torch_threads.rollout must be a positive integer or null"),
@@ -230,3 +232,59 @@ def test_train_py_prints_one_error_line_and_no_traceback(tmp_path, text, message
     assert out.returncode == 2
     assert out.stderr.startswith("error: ") and message in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_device_auto_is_the_gpu_when_there_is_one_else_the_cpu():
+    import torch
+
+    from cardarena.agents.training.device import resolve_device
+
+    assert resolve_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert resolve_device("cpu") == "cpu"
+    assert load_config("configs/flip6.yaml").device == "auto"
+
+
+def test_device_cuda_without_a_gpu_is_an_error_before_any_training(tmp_path, capsys):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    from train import main
+
+    out = tmp_path / "run"
+    args = ["--config", "configs/flip6.yaml", "--output-dir", str(out), "--no-progress"]
+    assert main([*args, "--device", "cuda"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "'cuda'" in err and "--device auto" in err
+    assert not out.exists()  # refused while checking the config: nothing built or trained
+    with pytest.raises(ConfigError, match="device: 'cuda' was asked for"):
+        load_config("configs/flip6.yaml", {"device": "cuda"})
+    with pytest.raises(SystemExit) as exit_:  # argparse names the choices
+        main([*args, "--device", "gpu"])
+    assert exit_.value.code == 2
+
+
+def test_set_overrides_any_key_and_is_checked(tmp_path, capsys, monkeypatch):
+    import train
+
+    seen = {}
+
+    def fake_train(cfg, progress_bar, resume):
+        seen["cfg"] = cfg
+        raise ConfigError("stop here")
+
+    monkeypatch.setattr(train, "train", fake_train)
+    args = ["--config", "configs/flip6.yaml", "--no-progress"]
+    sets = ["--set", "policy.privileged_critic=true", "--set", "ppo.n_epochs=2"]
+    assert train.main([*args, *sets, "--device", "cpu"]) == 2
+    cfg = seen["cfg"]
+    assert cfg.policy.privileged_critic is True and cfg.ppo.n_epochs == 2
+    assert cfg.device == "cpu" and cfg.ppo.batch_size == 1024  # the rest from the file
+    capsys.readouterr()
+    assert train.main([*args, "--set", "ppo.bogus=1"]) == 2
+    assert "ppo.bogus: unknown key" in capsys.readouterr().err
+    for bad in ("ppo.n_epochs", "=3", "ppo..x=1"):
+        with pytest.raises(SystemExit) as exit_:
+            train.main([*args, "--set", bad])
+        assert exit_.value.code == 2
+        assert "must be KEY=VALUE" in capsys.readouterr().err

@@ -27,7 +27,12 @@ def save_model(model: Any, path: Path, cfg: TrainConfig, training: bool = False)
     meta: dict[str, Any] = {
         "game": cfg.game,
         "env": dict(cfg.env),
-        "policy": {"net_arch": list(cfg.policy.net_arch), "activation": cfg.policy.activation},
+        "policy": {
+            "net_arch": list(cfg.policy.net_arch),
+            "activation": cfg.policy.activation,
+            # the critic also read the hidden state in training; the actor reads the observation
+            "privileged_critic": cfg.policy.privileged_critic,
+        },
         "timesteps": int(model.num_timesteps),
     }
     if training:

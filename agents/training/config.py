@@ -77,6 +77,11 @@ class PolicyConfig:
 
     net_arch: list[int] = doc([128, 128], layers, "hidden layers of the actor and of the critic")
     activation: str = doc("tanh", choice("tanh", "relu"), "hidden activation")
+    privileged_critic: bool = doc(
+        False,
+        boolean,
+        "the critic also sees the hidden state in training (agents/training/privileged.py)",
+    )
 
 
 @dataclass
@@ -192,6 +197,7 @@ class TrainConfig:
     reward_shaping: float = doc(0.0, number(0), "potential-based shaping coefficient (0: off)")
     output_dir: str = doc("runs/flip6", nonempty, "the run directory")
     checkpoint_every: int = doc(100_000, integer(1), "checkpoint for --resume this often")
+    device: str = doc("auto", choice("auto", "cpu", "cuda"), "torch device (auto: cuda if any)")
     ppo: PPOConfig = section(PPOConfig)
     policy: PolicyConfig = section(PolicyConfig)
     torch_threads: TorchThreadsConfig = section(TorchThreadsConfig)
@@ -304,6 +310,13 @@ def _check_together(cfg: TrainConfig) -> None:
                 f"got {teacher!r}"
             )
         _check_agent(cfg.game, teacher, "expert_iteration.teacher")
+    if cfg.policy.privileged_critic:
+        from cardarena.agents.training.privileged import privileged_module
+
+        privileged_module(cfg.game)
+    from cardarena.agents.training.device import resolve_device
+
+    resolve_device(cfg.device)
     out = Path(cfg.output_dir)
     for path in (out, *out.parents):
         if path.exists() and not path.is_dir():

@@ -242,8 +242,13 @@ def _label_games(job: tuple) -> dict[str, Any]:
     """Worker: teacher games; every decision recorded with the teacher's and the improved action."""
     from cardarena.envs.core.registry import get_spec
 
-    game, env_options, teacher, leaf, cfg, seeds, worker_seed = job
+    game, env_options, teacher, leaf, cfg, seeds, worker_seed, privileged = job
     spec = get_spec(game)
+    hidden = None
+    if privileged:  # a privileged critic's rows: [observation | hidden state]
+        from cardarena.agents.training.privileged import privileged_module
+
+        hidden = privileged_module(game).encode_privileged
     engine = spec.make_engine(**env_options)
     improver = Improver(game, env_options, teacher, leaf, cfg, worker_seed)
     agents = [make_agent(game, teacher, seed=i) for i in range(engine.num_players)]
@@ -258,7 +263,7 @@ def _label_games(job: tuple) -> dict[str, Any]:
             mask = _mask(engine, state)
             obs = spec.encode(state, seat)
             action = int(agents[seat].act(obs, mask, spec.view(state, seat)))
-            out["obs"].append(obs)
+            out["obs"].append(obs if hidden is None else np.concatenate([obs, hidden(state, seat)]))
             out["mask"].append(mask.astype(bool))
             out["teacher"].append(action)
             out["improved"].append(improver.choose(state, seat, action))
@@ -305,8 +310,10 @@ def improved_dataset(
     cfg: dict[str, Any],
     seed: int,
     progress: bool = True,
+    privileged: bool = False,
 ) -> dict[str, Any]:
-    """Teacher games with every decision relabelled by :class:`Improver`.
+    """Teacher games with every decision relabelled by :class:`Improver`; ``privileged``: each
+    row's ``obs`` is ``[observation | hidden state]`` (a privileged critic's input).
 
     Returns the arrays ``obs``, ``mask``, ``teacher``, ``improved``, ``seat``, ``game``, ``pot``,
     the final returns per game (``finals``) and facts about the leaf value and the labels.
@@ -335,7 +342,16 @@ def improved_dataset(
     label_seeds = [int(s) for s in rng.integers(2**62, size=games)]
     chunk = max(1, -(-games // (workers * 16)))
     jobs = [
-        (game, env_options, teacher, leaf, cfg, label_seeds[i : i + chunk], seed + 7919 * (i + 1))
+        (
+            game,
+            env_options,
+            teacher,
+            leaf,
+            cfg,
+            label_seeds[i : i + chunk],
+            seed + 7919 * (i + 1),
+            privileged,
+        )
         for i in range(0, games, chunk)
     ]
     parts = _pool_map(_label_games, jobs, workers, "improving labels" if progress else None)

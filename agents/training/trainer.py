@@ -41,7 +41,7 @@ def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path):
         from cardarena.envs.core.single_agent import SelfPlayEnv
 
         cooperative = get_spec(cfg.game).cooperative
-        return SelfPlayEnv(
+        env = SelfPlayEnv(
             cfg.game,
             cfg.env,
             opponents=None if cooperative else OpponentPool.from_config(cfg, snapshot_dir),
@@ -49,6 +49,11 @@ def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path):
             seed=seeding.derive(cfg.seed, 2, rank),
             shaping=cfg.reward_shaping,
         )
+        if cfg.policy.privileged_critic:  # the critic's extra inputs: the hidden state
+            from cardarena.agents.training.privileged import PrivilegedObservation
+
+            return PrivilegedObservation(env)
+        return env
 
     return thunk
 
@@ -58,16 +63,24 @@ def build_model(cfg: TrainConfig, vec: Any, tensorboard_log: str | None = None) 
     import torch
     from sb3_contrib import MaskablePPO
 
+    from cardarena.agents.training.device import resolve_device
     from cardarena.agents.training.masked_policy import FastMaskablePolicy
 
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[cfg.policy.activation]
+    # MaskableActorCriticPolicy, bit for bit, with less overhead
+    policy: Any = FastMaskablePolicy
+    kwargs: dict[str, Any] = {"net_arch": list(cfg.policy.net_arch), "activation_fn": activation}
+    if cfg.policy.privileged_critic:  # the actor reads the observation, the critic all of it
+        from cardarena.agents.training.privileged import PrivilegedCriticPolicy, actor_inputs
+
+        policy, kwargs["actor_inputs"] = PrivilegedCriticPolicy, actor_inputs(cfg)
     return MaskablePPO(
-        FastMaskablePolicy,  # MaskableActorCriticPolicy, bit for bit, with less overhead
+        policy,
         vec,
-        policy_kwargs={"net_arch": list(cfg.policy.net_arch), "activation_fn": activation},
+        policy_kwargs=kwargs,
         tensorboard_log=tensorboard_log,
         seed=cfg.seed,
-        device="cpu",
+        device=resolve_device(cfg.device),
         verbose=0,
         **asdict(cfg.ppo),
     )

@@ -52,6 +52,8 @@ def imitation_warm_start(
 
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
+    # a privileged critic's rows are [observation | hidden state], as in its self-play env
+    privileged = getattr(model.policy, "actor_inputs", None) is not None
     extra: dict[str, Any] = {}
     weights = None
     if improve is not None:
@@ -59,7 +61,9 @@ def imitation_warm_start(
 
         # labels first: the labelling forks worker processes, which must happen before torch
         # starts its thread pool for the cloning
-        data = improved_dataset(game, env_options, teacher, games, improve, seed, progress)
+        data = improved_dataset(
+            game, env_options, teacher, games, improve, seed, progress, privileged
+        )
         pretrain_agreement = None
         if improve["pretrain_games"]:  # clone the plain teacher first, on cheap games
             first = imitation_warm_start(
@@ -92,26 +96,28 @@ def imitation_warm_start(
         if pretrain_agreement is not None:
             extra["pretrain_agreement"] = pretrain_agreement
     else:  # rare_games, with improve, went to the pretraining above
-        rows = _teacher_decisions(spec, engine, teacher, games, rare_games, seed, progress)
+        rows = _teacher_decisions(
+            spec, engine, teacher, games, rare_games, seed, progress, privileged
+        )
         obs_rows, mask_rows, act_rows = rows.obs, rows.mask, rows.act
         seat_rows, game_rows, pot_rows, finals = rows.seat, rows.game, rows.pot, rows.finals
         if rare_games:
             extra["rare_kinds"] = sorted(rows.rare)
             extra["rare_decisions"] = rows.rare_rows
     finals_arr = np.asarray(finals, dtype=np.float32)
-    obs_t = torch.as_tensor(np.asarray(obs_rows))
+    policy = model.policy
+    obs_t = torch.as_tensor(np.asarray(obs_rows), device=policy.device)
     mask_np = np.asarray(mask_rows)
-    act_t = torch.as_tensor(np.asarray(act_rows))
+    act_t = torch.as_tensor(np.asarray(act_rows), device=policy.device)
     target = finals_arr[np.asarray(game_rows), np.asarray(seat_rows)] - shaping * np.asarray(
         pot_rows, dtype=np.float32
     )
-    target_t = torch.as_tensor(target)
-    policy = model.policy
+    target_t = torch.as_tensor(target, device=policy.device)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
     n = len(act_rows)
     order_rng = np.random.default_rng(seed + 1)
     policy.set_training_mode(True)
-    weights_t = None if weights is None else torch.as_tensor(weights)
+    weights_t = None if weights is None else torch.as_tensor(weights, device=policy.device)
     # the fitting uses ``threads`` torch threads (labelling workers, if any, are done by now)
     threads_before = torch.get_num_threads()
     torch.set_num_threads(threads)
@@ -167,8 +173,11 @@ class _Recorder:
     """The teacher at one seat, played by :func:`envs.core.loop.play`, writing the decisions the
     warm start keeps (every one of a plain game, the rare kinds of a rare game) into ``rows``."""
 
-    def __init__(self, agent: Any, seat: int, engine: Any, rows: _Rows, plain: int) -> None:
+    def __init__(
+        self, agent: Any, seat: int, engine: Any, rows: _Rows, plain: int, hidden: Any = None
+    ) -> None:
         self.agent, self.seat, self.engine, self.rows, self.plain = agent, seat, engine, rows, plain
+        self.hidden = hidden  # a privileged critic's encode_privileged: rows get the hidden state
         self.name = getattr(agent, "name", "teacher")
         self.uses_view = getattr(agent, "uses_view", True)
         self.state: Any = None
@@ -185,6 +194,8 @@ class _Recorder:
         action = int(self.agent.act(observation, action_mask, view))
         if self._keep():
             rows = self.rows
+            if self.hidden is not None:
+                observation = np.concatenate([observation, self.hidden(self.state, self.seat)])
             rows.obs.append(observation)
             rows.mask.append(action_mask.astype(bool))
             rows.act.append(action)
@@ -200,15 +211,27 @@ class _Recorder:
 
 
 def _teacher_decisions(
-    spec: Any, engine: Any, teacher: str, plain: int, rare_games: int, seed: int, progress: bool
+    spec: Any,
+    engine: Any,
+    teacher: str,
+    plain: int,
+    rare_games: int,
+    seed: int,
+    progress: bool,
+    privileged: bool = False,
 ) -> _Rows:
     """``plain`` teacher games with every decision kept, then ``rare_games`` keeping only the
     kinds under :data:`RARE_SHARE` of the plain games' decisions; the teacher in every seat.
     Game ``g`` is dealt from ``seeding.derive(seed, 3, g)``, its agents reset with
     ``seeding.agent_seed`` of that deal."""
     rows = _Rows()
+    hidden = None
+    if privileged:
+        from cardarena.agents.training.privileged import privileged_module
+
+        hidden = privileged_module(spec.name).encode_privileged
     seats = [
-        _Recorder(make_agent(spec.name, teacher), i, engine, rows, plain)
+        _Recorder(make_agent(spec.name, teacher), i, engine, rows, plain, hidden)
         for i in range(engine.num_players)
     ]
     mask = np.zeros(engine.num_actions, dtype=np.int8)
