@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-import evaluate
+import cardarena.evaluate as evaluate
 from cardarena.agents import make_agent
 from cardarena.agents.evaluation.lockstep import play_lockstep
 from cardarena.agents.evaluation.ratings import (

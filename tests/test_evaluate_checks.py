@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import evaluate
+import cardarena.evaluate as evaluate
 from cardarena.agents.evaluation.records import GameRecord, TournamentResult
 from cardarena.agents.evaluation.report import leaderboard_text
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import evaluate
+import cardarena.evaluate as evaluate
 
 ROOT = Path(__file__).resolve().parent.parent
 DEALS = 8

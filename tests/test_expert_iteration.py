@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-import train
+import cardarena.train as train
 from cardarena.agents.training.config import from_dict, load_config
 from cardarena.agents.training.expert_iteration import build_learner, network_layers
 from cardarena.agents.training.labels import FIELDS, label_games

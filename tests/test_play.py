@@ -167,7 +167,7 @@ def test_evaluate_human_through_stdin_end_to_end(tmp_path):
 
 
 def test_evaluate_human_errors_are_reported_not_raised(capsys):
-    import evaluate
+    import cardarena.evaluate as evaluate
 
     assert evaluate.main(["--game", "flip6", "--human", "7", "--agents", "ev"]) == 2
     assert "human seat must be in [0, 3]" in capsys.readouterr().err  # flip6 default: 4

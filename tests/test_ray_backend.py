@@ -10,7 +10,7 @@ ray = pytest.importorskip(
     "ray", reason="ray is not installed (pip install -e '.[ray]' or '.[dev]' to run this test)"
 )
 
-import evaluate  # noqa: E402
+import cardarena.evaluate as evaluate  # noqa: E402
 
 pytestmark = pytest.mark.ray
 

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-import evaluate
+import cardarena.evaluate as evaluate
 from cardarena.agents.evaluation.tournament import run_tournament
 from cardarena.agents.tools.replay import main, view
 from cardarena.envs.core.registry import get_spec

@@ -230,7 +230,7 @@ def test_kill_minus_9_then_resume(tmp_path):
     assert len(state["history"]) >= 2  # evaluations before the kill are kept
 
     # resume with a budget just past the checkpoint
-    from train import main
+    from cardarena.train import main
 
     assert main(["--resume", str(run), "--timesteps", str(killed_at + 1024), "--no-progress"]) == 0
     summary = json.loads((run / "summary.json").read_text())
@@ -251,7 +251,7 @@ def test_kill_minus_9_then_resume(tmp_path):
 
 
 def test_resume_refuses_a_directory_without_a_run(tmp_path):
-    from train import main
+    from cardarena.train import main
 
     with pytest.raises(ConfigError, match="trainer_state.json"):
         train(load_config("configs/flip6.yaml", {"output_dir": str(tmp_path)}), resume=True)

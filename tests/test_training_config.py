@@ -136,7 +136,7 @@ def test_a_bad_config_is_refused_naming_its_key(tmp_path, capsys, text, message)
     assert message in str(err.value)
     # train.py: the same message, exit status 2, nothing trained (a ConfigError is the only
     # exception main() catches, so anything else would fail this test with its traceback)
-    from train import main
+    from cardarena.train import main
 
     assert main(["--config", str(path), "--no-progress"]) == 2
     err_text = capsys.readouterr().err
@@ -197,7 +197,7 @@ def test_a_config_that_is_not_a_readable_file_is_refused(tmp_path):
     ],
 )
 def test_bad_train_arguments_exit_2(capsys, args, message):
-    from train import main
+    from cardarena.train import main
 
     with pytest.raises(SystemExit) as exit_:
         main(["--config", "configs/flip6.yaml", *args])
@@ -206,7 +206,7 @@ def test_bad_train_arguments_exit_2(capsys, args, message):
 
 
 def test_an_output_dir_that_is_a_file_exits_2(tmp_path, capsys):
-    from train import main
+    from cardarena.train import main
 
     afile = tmp_path / "taken"
     afile.write_text("x")
@@ -249,7 +249,7 @@ def test_device_cuda_without_a_gpu_is_an_error_before_any_training(tmp_path, cap
 
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")
-    from train import main
+    from cardarena.train import main
 
     out = tmp_path / "run"
     args = ["--config", "configs/flip6.yaml", "--output-dir", str(out), "--no-progress"]
@@ -265,7 +265,7 @@ def test_device_cuda_without_a_gpu_is_an_error_before_any_training(tmp_path, cap
 
 
 def test_set_overrides_any_key_and_is_checked(tmp_path, capsys, monkeypatch):
-    import train
+    import cardarena.train as train
 
     seen = {}
 
