@@ -83,3 +83,23 @@ def test_legal_logits_equal_the_full_forward_pass(game):
         checked += 1
         engine.apply(state, int(rng.choice(legal)), seat)
     assert checked > 50
+
+
+def test_training_opponents_decide_through_the_quick_path_everything_else_exactly(tiny_actor):
+    """Self-play opponents (FrozenOpponents, snapshots) use float32 BLAS products
+    (quick_legal_logits: close to the exact logits, several times faster); every agent that
+    make_agent builds decides with the exact, BLAS-free legal_logits."""
+    from cardarena.agents.policy import FrozenOpponents, PolicyAgent
+
+    actor = tiny_actor("flip6")
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        obs = (rng.random(actor.obs_size) < 0.3).astype(np.float32)
+        legal = np.flatnonzero(rng.random(actor.num_actions) < 0.7)
+        if legal.size == 0:
+            continue
+        quick, exact = actor.quick_legal_logits(obs, legal), actor.legal_logits(obs, legal)
+        np.testing.assert_allclose(quick, exact, rtol=1e-4, atol=1e-5)
+    frozen = FrozenOpponents(actor)(np.random.default_rng(0), 2)
+    assert [a.exact for a in frozen] == [False, False]
+    assert PolicyAgent(actor).exact

@@ -90,7 +90,9 @@ class OpponentPool:
             if self._snapshots and u < self.latest + self.past:
                 i = len(self._snapshots) - 1 if u < self.latest else self._past_index(rng)
                 name, actor = self._snapshots[i]
-                out.append(PolicyAgent(actor, name=f"snapshot:{name}", deterministic=False))
+                out.append(
+                    PolicyAgent(actor, name=f"snapshot:{name}", deterministic=False, exact=False)
+                )
             else:
                 j = int(rng.choice(len(self.scripted_names), p=self.scripted_p))
                 out.append(make_agent(self.game, self.scripted_names[j]))
