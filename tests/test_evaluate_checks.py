@@ -142,3 +142,16 @@ def test_end_of_run_statistics_memory_does_not_grow_with_replicates_times_games(
         tracemalloc.stop()
     assert "random" in text
     assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MiB"
+
+
+def test_a_network_trained_for_another_mode_is_refused_before_any_game(tmp_path, capsys):
+    """zoo:suicidium_depression at a SURVIVE table (the default mode) is an error naming the
+    option and the fix; with --option mode=DEPRESSION it plays."""
+    out = tmp_path / "r.json"
+    base = ["--game", "suicidium", "--num-players", "2", "--deals", "1", "--no-progress"]
+    agents = ["--agents", "zoo:suicidium_depression", "heuristic"]
+    assert evaluate.main([*base, *agents, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "mode='DEPRESSION'" in err and "--option mode=DEPRESSION" in err
+    assert not out.exists()
+    assert evaluate.main([*base, *agents, "--option", "mode=depression", "--out", str(out)]) == 0

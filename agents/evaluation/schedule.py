@@ -17,9 +17,11 @@ table (agents are reset per game and seat), so it does not change with the chunk
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.registry import get_spec
@@ -130,3 +132,28 @@ def make_chunks(
     for seed, table in todo:
         chunks.setdefault(seed // per_chunk, []).append((seed, table))
     return list(chunks.values())
+
+
+def check_networks_fit(game: str, options: dict[str, Any], agents: dict[str, Any]) -> None:
+    """Refuse a network trained under other game options than these (suicidium's ``mode`` or
+    ``expansion``): its observations would mean something else. The player count may differ."""
+    params = inspect.signature(get_spec(game).engine_cls.__init__).parameters
+    defaults = {k: p.default for k, p in params.items() if p.default is not inspect.Parameter.empty}
+
+    def same(a: Any, b: Any) -> bool:
+        if isinstance(a, str) and isinstance(b, str):
+            return a.strip().upper() == b.strip().upper()
+        return a == b
+
+    for spec, agent in agents.items():
+        meta = getattr(getattr(agent, "actor", None), "meta", None) or {}
+        for key, trained in (meta.get("env") or {}).items():
+            if key == "num_players" or key not in defaults:
+                continue
+            now = options.get(key, defaults[key])
+            if not same(now, trained):
+                raise ConfigError(
+                    f"{spec} was trained with {key}={trained!r} but this {game} table has "
+                    f"{key}={now!r}; add --option {key}={trained} or pick an agent trained for "
+                    f"{key}={now}"
+                )

@@ -39,7 +39,7 @@ from cardarena.agents.evaluation.lockstep import batch_kind
 from cardarena.agents.evaluation.ratings import finishing_ranks
 from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentResult
 from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
-from cardarena.agents.evaluation.schedule import Key, make_chunks, plan_tables
+from cardarena.agents.evaluation.schedule import Key, check_networks_fit, make_chunks, plan_tables
 from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import ConfigError
@@ -173,6 +173,7 @@ def run_tournament(
         raise ConfigError(f"an address ({address}) is for the ray backend; add backend='ray'")
     names = list(dict.fromkeys(agents))
     built = build_agents(game, names, os.getcwd())  # unknown agents, checkpoints of other games
+    check_networks_fit(game, options or {}, built)  # e.g. a DEPRESSION agent at a SURVIVE table
     tables = plan_tables(game, list(agents), num_players, permutations)
     if results_path is not None:
         _check_path("the results file", Path(results_path), directory=False)
