@@ -19,7 +19,7 @@ import numpy as np
 
 import cardarena
 from cardarena import envs
-from cardarena.agents import make_agent
+from cardarena.agents import best_baseline, make_agent
 from cardarena.agents.training.config import load_config, packaged_configs
 
 site = Path(sysconfig.get_paths()["purelib"]).resolve()
@@ -28,7 +28,6 @@ users_agents = importlib.import_module("agents")  # the user's own package, next
 assert users_agents.OWNER == "user", users_agents.__file__
 
 BIN = Path(sys.executable).parent  # the venv's console scripts (the venv need not be activated)
-BEST = {"flip6": "ev", "ratatat": "tracker", "thegame": "planner"}
 
 
 def random_game(game: str, seed: int) -> int:
@@ -60,8 +59,9 @@ zoo = sorted(p.stem for p in (Path(cardarena.agents.__file__).parent / "zoo").gl
 assert zoo, "no zoo agents in the installed package"
 for name in zoo:
     game = name.split("_")[0]
-    make_agent(game, f"zoo:{name}")
-    field = BEST.get(game, "random")
+    agent = make_agent(game, f"zoo:{name}")
+    trained = {k: v for k, v in agent.actor.meta.get("env", {}).items() if k != "num_players"}
+    field = best_baseline(game)
     players = max(2, envs.get_spec(game).engine_cls.min_players)
     out = subprocess.run(
         [
@@ -72,16 +72,19 @@ for name in zoo:
             str(players),
             "--deals",
             "2",
+            *[f"--option={k}={v}" for k, v in trained.items()],
             "--agents",
             f"zoo:{name}",
             *[field] * (players - 1),
             "--no-progress",
+            "--out",
+            f"results/{name}.json",
         ],
         capture_output=True,
         text=True,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    print(f"zoo:{name} ranked against {field}: ok")
+    print(f"zoo:{name} ranked against {field} ({trained or 'default options'}): ok")
 
 for command in ("cardarena-train", "cardarena-evaluate", "cardarena-play", "cardarena-replay"):
     assert subprocess.run([BIN / command, "--help"], capture_output=True).returncode == 0
