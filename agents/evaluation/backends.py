@@ -112,7 +112,7 @@ def _pool_chunk(chunk: Chunk) -> list[GameRecord]:
 
 
 @contextlib.contextmanager
-def _single_threaded_children() -> Iterator[None]:
+def single_threaded_children() -> Iterator[None]:
     """Child processes get one BLAS thread each (they are as many as the cores already)."""
     saved = {v: os.environ.get(v) for v in _THREAD_VARS}
     for v in _THREAD_VARS:
@@ -160,7 +160,7 @@ def run_local(
     delivered: set[Future] = set()
     error: TournamentError | None = None
     try:
-        with _single_threaded_children():  # the workers start as the chunks are submitted
+        with single_threaded_children():  # the workers start as the chunks are submitted
             futures = {pool.submit(_pool_chunk, chunk): chunk for chunk in chunks}
         pending = set(futures)
         while pending and error is None:
@@ -232,16 +232,11 @@ def check_ray() -> None:
         ) from None
 
 
-def run_ray(
-    game: str,
-    options: dict[str, Any],
-    specs: list[str],
-    chunks: list[Chunk],
-    workers: int,
-    address: str | None,
-    done: Done,
-    record_dir: str | None = None,
-) -> None:
+@contextlib.contextmanager
+def ray_session(workers: int, address: str | None) -> Iterator[Any]:
+    """Ray, started for the duration (a local instance with ``workers`` CPUs, or the cluster at
+    ``address``) unless it already runs; local workers get one BLAS thread and this project's
+    import paths. Shared by tournaments and expert iteration's labelling."""
     check_ray()
     import ray
 
@@ -258,6 +253,23 @@ def run_ray(
             ray.init(num_cpus=max(1, workers), runtime_env={"env_vars": env}, **kwargs)
         started = True
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_ray(
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    chunks: list[Chunk],
+    workers: int,
+    address: str | None,
+    done: Done,
+    record_dir: str | None = None,
+) -> None:
+    with ray_session(workers, address) as ray:
         task = ray.remote(num_cpus=1, max_retries=0)(_ray_chunk)
         opts = ray.put(options)
         base_dir = os.getcwd()
@@ -282,6 +294,3 @@ def run_ray(
                         f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}"
                     ) from None
                 done(records)
-    finally:
-        if started:
-            ray.shutdown()

@@ -20,7 +20,6 @@ pickles), the search's rollouts are played by that network, greedy, in every sea
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
@@ -203,33 +202,19 @@ def _run_pool(jobs: list[tuple], workers: int) -> list[dict[str, np.ndarray]]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    saved = os.environ.get("OMP_NUM_THREADS")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")  # the workers are as many as the cores
-    try:
-        with ProcessPoolExecutor(min(workers, len(jobs)), mp.get_context("spawn")) as pool:
-            return list(pool.map(_job, jobs))  # map keeps the jobs' order
-    finally:
-        if saved is None:
-            os.environ.pop("OMP_NUM_THREADS", None)
+    from cardarena.agents.evaluation.backends import single_threaded_children
+
+    with (
+        single_threaded_children(),  # the workers are as many as the cores
+        ProcessPoolExecutor(min(workers, len(jobs)), mp.get_context("spawn")) as pool,
+    ):
+        return list(pool.map(_job, jobs))  # map keeps the jobs' order
 
 
 def _run_ray(jobs: list[tuple], workers: int, address: str | None) -> list[dict[str, np.ndarray]]:
-    from cardarena.agents.evaluation.backends import _user_paths, check_ray
+    from cardarena.agents.evaluation.backends import ray_session
 
-    check_ray()
-    import ray
-
-    started = False
-    if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        if address:
-            ray.init(address=address, **kwargs)
-        else:
-            path = os.pathsep.join([*_user_paths(), os.environ.get("PYTHONPATH", "")])
-            env = {"PYTHONPATH": path, "OMP_NUM_THREADS": "1"}
-            ray.init(num_cpus=max(1, workers), runtime_env={"env_vars": env}, **kwargs)
-        started = True
-    try:
+    with ray_session(workers, address) as ray:
         task = ray.remote(num_cpus=1, max_retries=0)(_job)
         refs = [task.remote(job) for job in jobs]
         try:
@@ -244,6 +229,3 @@ def _run_ray(jobs: list[tuple], workers: int, address: str | None) -> list[dict[
                 f"a Ray labelling task failed: {type(err).__name__}: "
                 f"{str(err).splitlines()[0] if str(err) else ''}"
             ) from None
-    finally:
-        if started:
-            ray.shutdown()
