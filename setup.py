@@ -32,7 +32,7 @@ setup(
     packages=packages(),
     package_dir=FOLDERS,
     package_data={
-        "cardarena.agents": ["zoo/*.zip", "zoo/*.json"],
+        "cardarena.agents": ["zoo/*.zip", "zoo/*.json", "zoo/leaf/*.npz"],
         "cardarena.envs.suicidium": ["*.yaml"],
         "cardarena.configs": ["*.yaml"],
     },

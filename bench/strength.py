@@ -2,8 +2,10 @@
 
     python bench/strength.py [--deals 1000] [--workers 2] [--only zoo ladder settings] [--check]
     make strength                                      # the same with --check
+    python bench/strength.py --only search --deals 500 [--search flip6 sevn ...]   # hours
 
-Three kinds of row, each with the claim the docs make and whether this run upholds it:
+Three kinds of row, each with the claim the docs make and whether this run upholds it (and a
+fourth, ``search``, reported as measured):
 
 * ``zoo``: each zoo agent at a table whose other seats are its game's best baseline (4 players),
   every deck seed under every seat rotation; the verdict reads the 95% interval of its win rate
@@ -16,6 +18,10 @@ Three kinds of row, each with the claim the docs make and whether this run uphol
   of the mean cards left, one agent in every seat of 2-player tables).
 * ``settings``: the suicidium heuristic's chosen settings against the former ones (one seat with
   today's setting, three with the former: ``bench/baseline_settings.py``); claimed: above par.
+* ``search``: the best search setting of each game (:data:`SEARCH`) on deck seeds from
+  9,100,000 (never used while choosing settings), like a zoo row; thegame at 2 and 4 players,
+  the search team next to the ``planner`` team (``beats``: separate 95% intervals). Games stream
+  to ``bench/results/search_<row>.jsonl`` and a stopped run resumes.
 
 Writes ``bench/results/strength.json`` and prints a Markdown table; with ``--check`` the exit
 status is 1 when a claim does not hold (these claims were unit tests once; they take minutes).
@@ -53,6 +59,31 @@ CLAIMS = {
     "suicidium_survive": "below par",
     "suicidium_depression": "below par",
 }
+#: search rows: label -> (game, env options, table size, agent spec): the best search setting
+#: measured per game (docs/results/search.md), one seat against the best baseline in the others;
+#: cooperative thegame: a search team next to the best baseline team on the same deals
+GATED = "pimc:worlds=64,min_worlds=6,rollout={policy},horizon=round,value=leaf,gate=1.5"
+SEARCH = {
+    "flip6": ("flip6", {}, 4, GATED.format(policy="ev")),
+    "sevn": ("sevn", {}, 4, GATED.format(policy="ev")),
+    "ratatat": ("ratatat", {}, 4, GATED.format(policy="tracker")),
+    "suicidium_survive": (
+        "suicidium",
+        {"mode": "SURVIVE"},
+        4,
+        "pimc:worlds=16,rollout=heuristic,gate=1.5",
+    ),
+    "suicidium_depression": (
+        "suicidium",
+        {"mode": "DEPRESSION"},
+        4,
+        "pimc:worlds=16,rollout=heuristic,gate=1.5",
+    ),
+    "thegame_2p": ("thegame", {}, 2, "pimc:worlds=16,rollout=planner,gate=1.5"),
+    "thegame_4p": ("thegame", {}, 4, "pimc:worlds=16,rollout=planner,gate=1.5"),
+}
+#: deck seeds of the search rows: never used while choosing the settings
+SEARCH_FIRST_SEED = 9_100_000
 #: ladder tables: game -> (options, deals); 3 seats meet directly, suicidium alternates at 4
 LADDERS = {
     "flip6": ({"num_players": 3}, 300),
@@ -76,38 +107,75 @@ def par_verdict(ci: tuple[float, float] | list[float], par: float) -> str:
     return "at par"
 
 
-def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]:
+def agent_row(
+    kind: str,
+    agent: str,
+    game: str,
+    opts: dict[str, Any],
+    deals: int,
+    workers: int,
+    first_seed: int = 0,
+    results_path: str | None = None,
+) -> dict[str, Any]:
+    """``agent`` against its game's best baseline: one seat against the rest (every rotation),
+    or for cooperative thegame a team next to the baseline team on the same deals."""
     from cardarena.agents import best_baseline
     from cardarena.agents.evaluation.tournament import run_tournament
     from cardarena.envs import get_spec
 
+    best = best_baseline(game)
+    n = opts["num_players"]
+    row: dict[str, Any] = {"kind": kind, "agent": agent, "game": game, "options": opts}
+    run = dict(first_seed=first_seed, workers=workers, progress=False, results_path=results_path)
+    if get_spec(game).cooperative:
+        res = run_tournament(game, [agent, best], deals, opts, **run)
+        teams = {t.team: t for t in res.team_summaries()}
+        me, base = teams[agent], teams[best]
+        separate = me.win_ci[0] > base.win_ci[1]
+        verdict = "beats" if separate else ("above" if me.win_rate > base.win_rate else "not above")
+        row.update(against=f"{best} team", games=me.games, value=me.win_rate)
+        row.update(ci=list(me.win_ci), reference=f"baseline team {base.win_rate:.3f}")
+        row.update(baseline_ci=list(base.win_ci))
+    else:
+        lineup = [agent] + [best] * (n - 1)
+        res = run_tournament(game, lineup, deals, opts, **run)
+        s = {x.name: x for x in res.summaries()}[agent]
+        verdict = par_verdict(s.win_ci, 1 / n)
+        row.update(against=best, games=s.games, value=s.win_rate, ci=list(s.win_ci))
+        row.update(reference=f"par {1 / n:.2f}")
+    row["verdict"] = verdict
+    return row
+
+
+def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]:
     rows = []
     for name in names:
         if not (ROOT / "agents" / "zoo" / f"{name}.zip").exists():
             print(f"skip {name}: agents/zoo/{name}.zip not found")
             continue
         game, options, n = ZOO[name]
-        best = best_baseline(game)
-        opts = {**options, "num_players": n}
-        zoo = f"zoo:{name}"
-        row: dict[str, Any] = {"kind": "zoo", "agent": zoo, "game": game, "options": opts}
-        if get_spec(game).cooperative:
-            res = run_tournament(game, [zoo, best], deals, opts, workers=workers, progress=False)
-            teams = {t.team: t for t in res.team_summaries()}
-            me, base = teams[zoo], teams[best]
-            verdict = "beats" if me.win_rate > base.win_rate else "does not beat"
-            row.update(against=f"{best} team", games=me.games, value=me.win_rate)
-            row.update(ci=list(me.win_ci), reference=f"baseline team {base.win_rate:.3f}")
-        else:
-            lineup = [zoo] + [best] * (n - 1)
-            res = run_tournament(game, lineup, deals, opts, workers=workers, progress=False)
-            s = {x.name: x for x in res.summaries()}[zoo]
-            verdict = par_verdict(s.win_ci, 1 / n)
-            row.update(against=best, games=s.games, value=s.win_rate, ci=list(s.win_ci))
-            row.update(reference=f"par {1 / n:.2f}")
-        row["verdict"] = verdict
+        row = agent_row("zoo", f"zoo:{name}", game, {**options, "num_players": n}, deals, workers)
+        if row["verdict"] == "above":  # the zoo's team claim reads the means only
+            row["verdict"] = "beats"
+        elif row["verdict"] == "not above":
+            row["verdict"] = "does not beat"
         row["claimed"] = CLAIMS.get(name)
-        row["holds"] = row["claimed"] is None or verdict == row["claimed"]
+        row["holds"] = row["claimed"] is None or row["verdict"] == row["claimed"]
+        rows.append(row)
+    return rows
+
+
+def search_rows(deals: int, workers: int, labels: list[str]) -> list[dict[str, Any]]:
+    """The best search setting of each game on fresh deck seeds; no claim is checked (the docs
+    report them as measured). Games stream to ``bench/results/search_<label>.jsonl``, so a
+    stopped run resumes where it was."""
+    rows = []
+    for label in labels:
+        game, options, n, spec = SEARCH[label]
+        opts = {**options, "num_players": n}
+        path = str(ROOT / "bench" / "results" / f"search_{label}.jsonl")
+        row = agent_row("search", spec, game, opts, deals, workers, SEARCH_FIRST_SEED, path)
+        row.update(claimed=None, holds=True)
         rows.append(row)
     return rows
 
@@ -190,7 +258,7 @@ def settings_rows(scale: float) -> list[dict[str, Any]]:
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = []
-    zoo = [r for r in rows if r["kind"] == "zoo"]
+    zoo = [r for r in rows if r["kind"] in ("zoo", "search")]
     if zoo:
         lines += [
             "| agent | game (options) | against | games | win rate | 95% CI | verdict |",
@@ -202,7 +270,7 @@ def table(rows: list[dict[str, Any]]) -> str:
                 f"{r['games']:,} | {r['value']:.3f} | [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}] | "
                 f"{r['verdict']} ({r['reference']}) |"
             )
-    other = [r for r in rows if r["kind"] != "zoo"]
+    other = [r for r in rows if r["kind"] not in ("zoo", "search")]
     if other:
         lines += ["", "| claim | game (options) | measured | holds |", "|---|---|---|---|"]
         for r in other:
@@ -221,11 +289,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--zoo", nargs="*", default=None, help=f"zoo agents (default {list(ZOO)})")
     parser.add_argument(
+        "--search",
+        nargs="*",
+        default=None,
+        choices=list(SEARCH),
+        help="search rows (default: all); deals per row from --deals",
+    )
+    parser.add_argument(
         "--only",
         nargs="*",
-        choices=["zoo", "ladder", "settings"],
+        choices=["zoo", "ladder", "settings", "search"],
         default=None,
-        help="which kinds of row (default: all)",
+        help="which kinds of row (default: zoo ladder settings; search rows take hours)",
     )
     parser.add_argument(
         "--scale", type=float, default=1.0, help="multiply the ladder and settings deals"
@@ -236,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1 or args.workers < 1 or args.scale <= 0:
         parser.error("--deals and --workers must be >= 1, --scale > 0")
     kinds = args.only or ["zoo", "ladder", "settings"]
+    if args.search is not None and "search" not in kinds:
+        kinds = [*kinds, "search"]
     rows: list[dict[str, Any]] = []
     if "zoo" in kinds:
         rows += zoo_rows(args.deals, args.workers, args.zoo or list(ZOO))
@@ -243,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
         rows += ladder_rows(args.workers, args.scale)
     if "settings" in kinds:
         rows += settings_rows(args.scale)
+    if "search" in kinds:
+        rows += search_rows(args.deals, args.workers, args.search or list(SEARCH))
     print(table(rows))
     out = ROOT / args.out
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -116,8 +116,18 @@ def test_specs_build_the_agents_with_their_options() -> None:
     assert isinstance(agent, IsmctsAgent) and (agent.iterations, agent.c) == (50, 1.5)
     assert parse_spec("pimc") == (
         "pimc",
-        {"worlds": 16, "rollouts": 1, "rollout": "random", "horizon": "game"},
+        {
+            "worlds": 16,
+            "rollouts": 1,
+            "rollout": "random",
+            "horizon": "game",
+            "value": "standing",
+            "gate": 0.0,
+            "min_worlds": 0,
+        },
     )
+    agent = make_agent("sevn", "pimc:worlds=8,min_worlds=2,rollout=ev,gate=1.5")
+    assert (agent.num_worlds, agent.min_worlds, agent.gate) == (8, 2, 1.5)
 
 
 @pytest.mark.parametrize(
@@ -137,6 +147,11 @@ def test_specs_build_the_agents_with_their_options() -> None:
             r"ismcts: rollout must be one of \['random', 'threshold', 'ev'\]",
         ),
         ("pimc:horizon=forever", r"pimc: horizon must be one of \['game', 'round'\]"),
+        ("pimc:gate=1", "gate keeps the rollout policy's own choice .* rollout=random"),
+        ("pimc:gate=-1,rollout=ev", "pimc: gate must be a number >= 0, got '-1'"),
+        ("pimc:worlds=4,min_worlds=5", r"min_worlds \(5\) must be <= worlds \(4\)"),
+        ("pimc:value=leaf", "value=leaf values the end of a round, so it needs horizon=round"),
+        ("ismcts:value=oracle", r"value must be one of \['standing', 'leaf'\]"),
     ],
 )
 def test_spec_errors_name_the_bad_key_or_value(spec: str, message: str) -> None:

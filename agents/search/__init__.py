@@ -25,7 +25,20 @@ horizon       both        ``game`` (roll out to the end, value = the return) or 
                           (stop at the end of the round in progress, value = the lead in game
                           totals, ``engine.standing``; games without rounds go to the end)
                           (``game``)
+value         both        how a round boundary is valued with ``horizon=round``: ``standing``
+                          or ``leaf``, a small net fitted to the final returns of games of the
+                          rollout policy (``agents/search/leaf.py``; flip6, sevn, ratatat)
+                          (``standing``)
+gate          pimc        0: play the best mean. > 0: play the rollout policy's own choice unless
+                          another action beats it by ``gate`` standard errors of the paired
+                          difference (one step of policy improvement; needs a scripted
+                          ``rollout``) (0)
+min_worlds    pimc        with ``gate``: after this many worlds, stop when no action is within
+                          2 standard errors of beating the rollout policy's choice (0 = never)
 ============  ==========  ===================================================================
+
+The strongest settings measured are in docs/results/search.md; for flip6 and sevn:
+``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5``.
 """
 
 from __future__ import annotations
@@ -43,12 +56,16 @@ OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
         "rollouts": ("int", 1),
         "rollout": ("text", "random"),
         "horizon": ("text", "game"),
+        "value": ("text", "standing"),
+        "gate": ("float0", 0.0),
+        "min_worlds": ("int0", 0),
     },
     "ismcts": {
         "iterations": ("int", 200),
         "c": ("float", 0.7),
         "rollout": ("text", "random"),
         "horizon": ("text", "game"),
+        "value": ("text", "standing"),
     },
 }
 _KEY = re.compile(r"[a-z_]+")
@@ -92,17 +109,19 @@ def _example(kind: str) -> str:
 
 
 def _convert(kind: str, key: str, type_: str, text: str) -> Any:
-    if type_ == "int":
-        if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
-            raise ConfigError(f"{kind}: {key} must be an integer >= 1, got {text!r}")
+    if type_ in ("int", "int0"):
+        low = 1 if type_ == "int" else 0
+        if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < low:
+            raise ConfigError(f"{kind}: {key} must be an integer >= {low}, got {text!r}")
         return int(text)
-    if type_ == "float":
+    if type_ in ("float", "float0"):
         try:
             value = float(text)
         except ValueError:
             value = math.nan
-        if not math.isfinite(value) or value <= 0:
-            raise ConfigError(f"{kind}: {key} must be a number > 0, got {text!r}")
+        if not math.isfinite(value) or value < 0 or (value == 0 and type_ == "float"):
+            bound = "> 0" if type_ == "float" else ">= 0"
+            raise ConfigError(f"{kind}: {key} must be a number {bound}, got {text!r}")
         return value
     return text
 
@@ -123,6 +142,15 @@ def make_search_agent(game: str, spec: str, seed: int | None = None) -> Any:
     if options["horizon"] not in HORIZONS:
         raise ConfigError(
             f"{kind}: horizon must be one of {list(HORIZONS)}, got {options['horizon']!r}"
+        )
+    if options.get("gate") and options["rollout"] == "random":
+        raise ConfigError(
+            f"{kind}: gate keeps the rollout policy's own choice unless another action is "
+            f"clearly better, so it needs a scripted rollout (e.g. rollout=ev), got rollout=random"
+        )
+    if options.get("min_worlds", 0) > options.get("worlds", 0):
+        raise ConfigError(
+            f"{kind}: min_worlds ({options['min_worlds']}) must be <= worlds ({options['worlds']})"
         )
     cls = PimcAgent if kind == "pimc" else IsmctsAgent
     return cls(game, seed=seed, name=spec, **options)

@@ -8,8 +8,12 @@ from typing import Any
 import numpy as np
 
 from cardarena.agents.base import Agent
+from cardarena.agents.search.leaf import leaf_value
 from cardarena.agents.search.rollout import Rollout
-from cardarena.envs.core.engine import CardArenaError
+from cardarena.envs.core.engine import CardArenaError, ConfigError
+
+#: how a rollout cut at a round's end is valued: ``engine.standing`` or the fitted leaf value
+VALUES = ("standing", "leaf")
 
 
 class SearchAgent(Agent):
@@ -30,8 +34,16 @@ class SearchAgent(Agent):
         name: str = "search",
         rollout: str = "random",
         horizon: str = "game",
+        value: str = "standing",
     ) -> None:
         super().__init__(seed)
+        if value not in VALUES:
+            raise ConfigError(f"{name}: value must be one of {list(VALUES)}, got {value!r}")
+        if value == "leaf" and horizon != "round":
+            raise ConfigError(
+                f"{name}: value=leaf values the end of a round, so it needs horizon=round"
+            )
+        self.value = value
         self.game = game
         self.name = name
         self.rollout_policy = rollout
@@ -66,8 +78,17 @@ class SearchAgent(Agent):
             agents = None
             if self.rollout_agents is not None:
                 agents = self.rollout_agents(worlds.engine.num_players)
+            leaf = None
+            if self.value == "leaf":
+                leaf = leaf_value(self.game, worlds.engine, self.rollout_policy)
             rollout = self._rollout = Rollout(
-                self.game, worlds.spec, worlds.engine, self.rollout_policy, self.horizon, agents
+                self.game,
+                worlds.spec,
+                worlds.engine,
+                self.rollout_policy,
+                self.horizon,
+                agents,
+                leaf,
             )
         py = random.Random(int(self.rng.integers(2**63)))
         rollout.reseed(py)

@@ -41,8 +41,9 @@ class IsmctsAgent(SearchAgent):
         c: float = 0.7,
         rollout: str = "random",
         horizon: str = "game",
+        value: str = "standing",
     ) -> None:
-        super().__init__(game, seed, name, rollout, horizon)
+        super().__init__(game, seed, name, rollout, horizon, value)
         self.iterations = iterations
         self.c = c
 

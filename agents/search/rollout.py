@@ -41,6 +41,7 @@ class Rollout:
         policy: str,
         horizon: str,
         agents: list[Any] | None = None,
+        leaf: Any = None,
     ):
         if horizon not in HORIZONS:
             raise ConfigError(f"horizon must be one of {list(HORIZONS)}, got {horizon!r}")
@@ -48,6 +49,8 @@ class Rollout:
         self.spec = spec
         self.policy = policy
         self.horizon = horizon
+        #: a ``leaf.LeafValue`` valuing round boundaries instead of ``engine.standing`` (None)
+        self.leaf = leaf
         self.agents: list[Any] | None = None
         self.mask = np.zeros(engine.num_actions, dtype=np.int8)
         if agents is not None:  # given players (one per seat), e.g. a network's
@@ -108,6 +111,9 @@ class Rollout:
         engine = self.engine
         if plays_to_the_end(engine, state, self.horizon):
             return engine.returns(state)
+        if self.leaf is not None:
+            seats = range(engine.num_players)
+            return self.leaf(np.stack([engine.round_features(state, s) for s in seats])).tolist()
         return [engine.standing(state, s) for s in range(engine.num_players)]
 
 

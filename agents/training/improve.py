@@ -23,12 +23,13 @@ Labelling runs in ``workers`` processes; it is deterministic for a given seed an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from cardarena.agents import make_agent
+from cardarena.agents.search.leaf import LeafValue, fit_leaf_value
+from cardarena.agents.search.leaf import round_value_rows as _round_value_rows
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.loop import play
 
@@ -83,84 +84,10 @@ def improve_config(raw: Any) -> dict[str, Any] | None:
     return cfg
 
 
-@dataclass
-class LeafValue:
-    """A tanh MLP (numpy) from ``round_features`` to the expected final return of the seat."""
-
-    weights: list[np.ndarray]
-
-    def __call__(self, features: np.ndarray) -> np.ndarray:
-        h = np.asarray(features, dtype=np.float64)
-        for i in range(0, len(self.weights) - 2, 2):
-            h = np.tanh(h @ self.weights[i].T + self.weights[i + 1])
-        return (h @ self.weights[-2].T + self.weights[-1])[:, 0]
-
-
 def _mask(engine: Any, state: Any) -> np.ndarray:
     mask = np.zeros(engine.num_actions, dtype=np.int8)
     mask[engine.legal_actions(state)] = 1
     return mask
-
-
-def _round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Worker: teacher games; a row (features, final return) per seat at each round start."""
-    from cardarena.envs.core.registry import get_spec
-
-    game, env_options, teacher, seeds = job
-    spec = get_spec(game)
-    engine = spec.make_engine(**env_options)
-    n = engine.num_players
-    agents = [make_agent(game, teacher, seed=i) for i in range(n)]
-    xs: list[np.ndarray] = []
-    ys: list[float] = []
-    for seed in seeds:
-        state = engine.new_game(np.random.default_rng(seed))
-        rows: list[tuple[np.ndarray, int]] = []
-        while not engine.is_over(state):  # a row per seat at each round's start
-            rows.extend((engine.round_features(state, s), s) for s in range(n))
-            r = engine.round_index(state)
-            play(spec, engine, state, agents, until=lambda st, r=r: engine.round_index(st) != r)
-        final = engine.returns(state)
-        xs.extend(f for f, _ in rows)
-        ys.extend(final[s] for _, s in rows)
-    return np.asarray(xs, dtype=np.float32), np.asarray(ys, dtype=np.float32)
-
-
-def fit_leaf_value(
-    x: np.ndarray, y: np.ndarray, epochs: int = 15, hidden: int = 64, seed: int = 0
-) -> tuple[LeafValue, float]:
-    """Least-squares fit of the leaf value; returns it and its R^2 on a held-out tenth."""
-    import torch
-
-    gen = torch.Generator().manual_seed(seed)
-    net = torch.nn.Sequential(
-        torch.nn.Linear(x.shape[1], hidden),
-        torch.nn.Tanh(),
-        torch.nn.Linear(hidden, hidden),
-        torch.nn.Tanh(),
-        torch.nn.Linear(hidden, 1),
-    )
-    with torch.no_grad():
-        for p in net.parameters():  # seeded init, independent of the global torch RNG
-            p.copy_(torch.empty_like(p).uniform_(-0.1, 0.1, generator=gen))
-    order = np.random.default_rng(seed).permutation(len(x))
-    cut = max(1, len(x) // 10)
-    val, tr = order[:cut], order[cut:]
-    xt, yt = torch.as_tensor(x), torch.as_tensor(y)
-    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-    rng = np.random.default_rng(seed + 1)
-    for _ in range(epochs):
-        perm = rng.permutation(tr)
-        for start in range(0, len(perm), 1024):
-            b = perm[start : start + 1024]
-            loss = ((net(xt[b]).squeeze(1) - yt[b]) ** 2).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-    with torch.no_grad():
-        mse = float(((net(xt[val]).squeeze(1) - yt[val]) ** 2).mean())
-    r2 = 1.0 - mse / max(float(yt[val].var()), 1e-12)
-    return LeafValue([p.detach().numpy().astype(np.float64) for p in net.parameters()]), r2
 
 
 class Improver:
