@@ -7,6 +7,7 @@ Both read only the seat's ``view`` (all of it public: S7, S16, S26). Actions are
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,13 @@ def held_mask(cards: list[int]) -> int:
 def standing(view: dict[str, Any], seat: int) -> float:
     """Game total plus what the seat would bank now."""
     return view["scores"][seat] + view["hand_scores"][seat]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _row_deltas(cards: tuple[int, ...], has_sc: bool) -> tuple[float, ...]:
+    """:meth:`SeatModel._card_deltas` of a row (sorted: a score does not depend on the order),
+    kept: search rollouts meet the same rows over and over (a pure function: same decisions)."""
+    return tuple(SeatModel(list(cards), [0] * NUM_CARD_KINDS, has_sc)._card_deltas())
 
 
 class SeatModel:
@@ -107,6 +115,15 @@ class SeatModel:
 
     def deltas(self) -> list[float]:
         """Change of this seat's hand value for each card kind drawn next (choices made well)."""
+        out = list(_row_deltas(tuple(sorted(self.cards)), self.has_sc))
+        base = self.expected(out)
+        out[STORM] = base  # our own storm draw; the others' draws are a wash
+        out[FORK] = self.best_of_two(out)
+        return out
+
+    def _card_deltas(self) -> list[float]:
+        """:meth:`deltas` but STORM and FORK (0 there): a function of the row and the
+        SECOND_CHANCE only, not of the card counts, so :func:`_row_deltas` keeps them."""
         out = [0.0] * NUM_CARD_KINDS
         for card in range(NUM_CARD_KINDS):
             kind = CARD_KIND[card]
@@ -123,9 +140,6 @@ class SeatModel:
                 out[card] = -0.5 if self.has_sc else self.second_chance_value()
             elif card in (FREEZE, FLIP_THREE):
                 out[card] = 1.0  # we choose the target (ourselves at worst for FREEZE)
-        base = self.expected(out)
-        out[STORM] = base  # our own storm draw; the others' draws are a wash
-        out[FORK] = self.best_of_two(out)
         return out
 
     def expected(self, deltas: list[float]) -> float:

@@ -73,7 +73,7 @@ class PimcAgent(SearchAgent):
                 for action in legal:
                     state = clone(world, rng=np.random.default_rng(seed))
                     apply(state, action, seat)
-                    row.append(run(state, random.Random(seed), start)[seat])
+                    row.append(run(state, random.Random(seed), start, seat))
                 samples.append(row)
             if default is not None and self.min_worlds and w + 1 == self.min_worlds:
                 if _challenger(np.asarray(samples), default, -HOPELESS) is None:

@@ -76,9 +76,12 @@ class Rollout:
         Taken at the root, so that every rollout of one search stops at the same boundary."""
         return self.engine.round_index(state) if self.horizon == "round" else None
 
-    def run(self, state: Any, rng: random.Random, start: int | None = None) -> list[float]:
+    def run(
+        self, state: Any, rng: random.Random, start: int | None = None, seat: int | None = None
+    ) -> Any:
         """Play ``state`` on (in place) to the end of the game, or of round ``start`` (the
-        value of :meth:`start` at the search's root); the value of every seat."""
+        value of :meth:`start` at the search's root); the value of every seat, or of ``seat``
+        alone when given (one leaf evaluation instead of one per seat)."""
         engine = self.engine
         if self.agents is None:
             legal_actions, apply, is_over = engine.legal_actions, engine.apply, engine.is_over
@@ -105,7 +108,16 @@ class Rollout:
                     return round_index(s) != start
 
             play(self.spec, engine, state, self.agents, until=until, mask=self.mask)
-        return self.value(state)
+        return self.value(state) if seat is None else self.value_of(state, seat)
+
+    def value_of(self, state: Any, seat: int) -> float:
+        """``value(state)[seat]``, computing that seat's only."""
+        engine = self.engine
+        if plays_to_the_end(engine, state, self.horizon):
+            return engine.returns(state)[seat]
+        if self.leaf is not None:
+            return float(self.leaf(engine.round_features(state, seat)[None])[0])
+        return engine.standing(state, seat)
 
     def value(self, state: Any) -> list[float]:
         engine = self.engine
