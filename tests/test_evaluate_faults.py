@@ -105,3 +105,29 @@ def test_an_agent_that_raises_is_named_in_process(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "'faulty_agents:raises' raised RuntimeError: this agent fails on purpose" in err
     assert "deck seed 5" in err and str(out.with_suffix(".jsonl")) in err
+
+
+def test_finished_chunks_are_delivered_while_others_still_run():
+    # the second chunk only finishes once the first has reached ``done``: a loop that waited for
+    # every chunk (or for a failure) before delivering any would never return (and a killed run
+    # would lose every game its workers had played)
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Event
+
+    from cardarena.agents.evaluation.backends import deliver
+
+    first_delivered = Event()
+    got: list[str] = []
+
+    def done(records):
+        got.append(records)
+        first_delivered.set()
+
+    def second():
+        assert first_delivered.wait(timeout=20), "the first chunk was never delivered"
+        return "second"
+
+    with ThreadPoolExecutor(2) as pool:
+        futures = {pool.submit(lambda: "first"): [(0, 0)], pool.submit(second): [(1, 0)]}
+        assert deliver(futures, done, set(), lambda err: err) is None
+    assert got == ["first", "second"]

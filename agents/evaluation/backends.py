@@ -21,7 +21,7 @@ import multiprocessing as mp
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
@@ -162,16 +162,7 @@ def run_local(
     try:
         with single_threaded_children():  # the workers start as the chunks are submitted
             futures = {pool.submit(_pool_chunk, chunk): chunk for chunk in chunks}
-        pending = set(futures)
-        while pending and error is None:
-            finished, pending = wait(pending, return_when=FIRST_EXCEPTION)
-            for future in sorted(finished, key=lambda f: futures[f][0]):
-                err = future.exception()
-                if err is None:
-                    delivered.add(future)
-                    done(future.result())
-                elif error is None:
-                    error = _pool_error(game, futures, err)
+        error = deliver(futures, done, delivered, lambda err: _pool_error(game, futures, err))
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
     # chunks that were still running when another failed: keep what they finished
@@ -181,6 +172,27 @@ def run_local(
         done(future.result())
     if error is not None:
         raise error
+
+
+def deliver(
+    futures: dict[Future, Chunk],
+    done: Done,
+    delivered: set[Future],
+    fail: Callable[[BaseException], TournamentError],
+) -> TournamentError | None:
+    """Hand each chunk's records to ``done`` as soon as its future finishes (so a results file
+    grows while the run goes on, and a killed run keeps what finished), until all are done or
+    one fails; returns that failure (``fail(err)``), None when every chunk succeeded."""
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for future in sorted(finished, key=lambda f: futures[f][0]):
+            err = future.exception()
+            if err is not None:
+                return fail(err)
+            delivered.add(future)
+            done(future.result())
+    return None
 
 
 def _pool_error(game: str, futures: dict[Future, Chunk], err: BaseException) -> TournamentError:
