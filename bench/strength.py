@@ -62,25 +62,16 @@ CLAIMS = {
 #: search rows: label -> (game, env options, table size, agent spec): the best search setting
 #: measured per game (docs/results/search.md), one seat against the best baseline in the others;
 #: cooperative thegame: a search team next to the best baseline team on the same deals
-GATED = "pimc:worlds=64,min_worlds=6,rollout={policy},horizon=round,value=leaf,gate=1.5"
+GATED = "pimc:worlds={worlds},min_worlds={least},rollout={policy},horizon=round,value=leaf,gate=1.5"
+SUICIDIUM = "pimc:worlds=4,min_worlds=2,rollout=heuristic,gate=1.5"  # whole-game rollouts
 SEARCH = {
-    "flip6": ("flip6", {}, 4, GATED.format(policy="ev")),
-    "sevn": ("sevn", {}, 4, GATED.format(policy="ev")),
-    "ratatat": ("ratatat", {}, 4, GATED.format(policy="tracker")),
-    "suicidium_survive": (
-        "suicidium",
-        {"mode": "SURVIVE"},
-        4,
-        "pimc:worlds=16,rollout=heuristic,gate=1.5",
-    ),
-    "suicidium_depression": (
-        "suicidium",
-        {"mode": "DEPRESSION"},
-        4,
-        "pimc:worlds=16,rollout=heuristic,gate=1.5",
-    ),
-    "thegame_2p": ("thegame", {}, 2, "pimc:worlds=16,rollout=planner,gate=1.5"),
-    "thegame_4p": ("thegame", {}, 4, "pimc:worlds=16,rollout=planner,gate=1.5"),
+    "flip6": ("flip6", {}, 4, GATED.format(worlds=64, least=6, policy="ev")),
+    "sevn": ("sevn", {}, 4, GATED.format(worlds=64, least=6, policy="ev")),
+    "ratatat": ("ratatat", {}, 4, GATED.format(worlds=6, least=4, policy="tracker")),
+    "suicidium_survive": ("suicidium", {"mode": "SURVIVE"}, 4, SUICIDIUM),
+    "suicidium_depression": ("suicidium", {"mode": "DEPRESSION"}, 4, SUICIDIUM),
+    "thegame_2p": ("thegame", {}, 2, "ismcts:iterations=200"),
+    "thegame_4p": ("thegame", {}, 4, "ismcts:iterations=200"),
 }
 #: deck seeds of the search rows: never used while choosing the settings
 SEARCH_FIRST_SEED = 9_100_000
