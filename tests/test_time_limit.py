@@ -76,6 +76,25 @@ def test_good_time_limits_and_the_default(tmp_path):
     assert load_config(path).time_limit_minutes is None
 
 
+#: every game's default config (configs/flip6_demo.yaml is the README's few-minute demo)
+DEFAULTS = sorted(p for p in Path("configs").glob("*.yaml") if p.stem != "flip6_demo")
+
+
+def test_every_default_config_has_a_60_minute_budget():
+    assert {p.stem for p in DEFAULTS} >= {
+        "flip6",
+        "ratatat",
+        "sevn",
+        "sevn_exit",
+        "suicidium_survive",
+        "suicidium_depression",
+        "thegame",
+    }
+    for path in DEFAULTS:
+        assert load_config(path).time_limit_minutes == 60, path
+        assert "time_limit_minutes: 60 " in path.read_text(), f"{path}: comment the key"
+
+
 def test_train_py_time_limit_flag_overrides_the_config_and_is_checked(
     tmp_path, monkeypatch, capsys
 ):
