@@ -296,7 +296,8 @@ def test_a_warm_start_that_spends_the_budget_is_learnt_from_and_ppo_is_skipped(t
     assert 1 <= cuts["warm start: ev games"]["done"] < 200
     assert cuts["warm start: cloning"]["done"] == 1  # what was played is learnt from
     assert cuts["ppo"]["done"] == 0 and summary["timesteps"] == 0
-    assert json.loads((run / "warm_start.json").read_text())["decisions"] > 0
+    warm = json.loads((run / "warm_start.json").read_text())
+    assert warm["decisions"] > 0 and warm["games"] == cuts["warm start: ev games"]["done"]
     assert 0.0 <= summary["final_eval"]["win_rate"] <= 1.0
     _plays_a_game(run / "final.zip")
 

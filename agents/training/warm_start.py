@@ -160,7 +160,8 @@ def imitation_warm_start(
         dist = policy.get_distribution(obs_t, action_masks=mask_np)
         agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
     torch.set_num_threads(threads_before)
-    return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree, **extra}
+    played = min(games, len(finals))  # fewer than asked if the time limit stopped the games
+    return {"teacher": teacher, "decisions": n, "games": played, "agreement": agree, **extra}
 
 
 class _Rows:
