@@ -83,7 +83,6 @@ class TimeBudget:
         if least == 0 and of > 0 and not self.allows():
             self.cut(phase, 0, of, unit)
             return
-        last = 0.0
         for item in items:
             yield item
             done += 1
