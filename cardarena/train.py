@@ -3,18 +3,22 @@
     python train.py --config configs/flip6.yaml          # a new run
     python train.py --resume runs/flip6                   # continue after an interruption
     python train.py --config configs/flip6.yaml --device auto --set policy.privileged_critic=true
+    python train.py --config configs/flip6.yaml --time-limit 20   # stop within 20 minutes
 
 Reads a YAML config (every option documented in agents/training/config.py and configs/*.yaml;
 every value is checked before any work, a bad one is "error: ..." and exit status 2), trains a
 MaskablePPO agent by self-play and leaves a run directory with TensorBoard logs, snapshots,
 checkpoints, ``final.zip`` (loadable by ``evaluate.py``), a learning-curve PNG and
-``summary.json``.
+``summary.json``. ``time_limit_minutes`` (or ``--time-limit``) caps the run's wall time: the
+run then stops between units of work, keeps and evaluates what it trained and says so in
+``summary.json`` and its last line (agents/training/budget.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -39,6 +43,22 @@ def _count(low: int):
         return value
 
     return parse
+
+
+def _minutes(text: str) -> float | str:
+    """An argparse type: a positive number of minutes, or ``none`` (no limit)."""
+    if text.strip().lower() in ("none", "null"):
+        return "none"
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of minutes (e.g. 60 or 0.5) or 'none' for no limit, "
+            f"got {text!r}"
+        )
+    return value
 
 
 def _setting(text: str) -> tuple[list[str], Any]:
@@ -77,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
         help="continue an interrupted run from its last checkpoint (uses RUN_DIR/config.yaml)",
     )
     parser.add_argument("--timesteps", type=_count(1), help="override total_timesteps")
+    parser.add_argument(
+        "--time-limit",
+        type=_minutes,
+        metavar="MINUTES",
+        help="override time_limit_minutes: the run's wall-clock budget (the final evaluation "
+        "not counted); 'none' for no limit",
+    )
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
     parser.add_argument("--seed", type=_count(0), help="override seed")
     parser.add_argument(
@@ -117,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         overrides["device"] = args.device
     if args.timesteps is not None:
         overrides["total_timesteps"] = args.timesteps
+    if args.time_limit is not None:
+        overrides["time_limit_minutes"] = None if args.time_limit == "none" else args.time_limit
     if args.output_dir:
         overrides["output_dir"] = args.output_dir
     if args.seed is not None:
@@ -143,7 +172,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{cfg.env.get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
         f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
     )
+    _print_time_limit(summary)
     return 0
+
+
+def _print_time_limit(summary: dict[str, Any]) -> None:
+    limit = summary.get("time_limit")
+    if limit:
+        print(f"{limit['message']} ({limit['run_seconds']} s budgeted, final evaluation apart)")
 
 
 def _expert_iteration(cfg, args: argparse.Namespace) -> int:
@@ -155,12 +191,15 @@ def _expert_iteration(cfg, args: argparse.Namespace) -> int:
     run_dir = train_expert_iteration(
         cfg, not args.no_progress, args.workers, args.backend, args.address
     )
-    final = json.loads((run_dir / "summary.json").read_text())["final_eval"]
+    summary = json.loads((run_dir / "summary.json").read_text())
+    final = summary["final_eval"]
     print(
-        f"expert iteration: {cfg.expert_iteration.rounds} rounds; greedy win rate vs "
+        f"expert iteration: {len(summary['rounds'])} of {cfg.expert_iteration.rounds} rounds; "
+        f"greedy win rate vs "
         f"{final['against']}: {final['win_rate']:.3f} [{final['ci_low']:.3f}, "
         f"{final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
     )
+    _print_time_limit(summary)
     return 0
 
 

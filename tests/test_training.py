@@ -228,6 +228,8 @@ def test_kill_minus_9_then_resume(tmp_path):
     killed_at = state["timesteps"]
     assert (run / "checkpoints" / state["checkpoint"]).exists()
     assert len(state["history"]) >= 2  # evaluations before the kill are kept
+    # the whole run's time so far (warm start included), where a resumed time limit counts from
+    assert state["run_seconds"] >= state["train_seconds"] > 0
 
     # resume with a budget just past the checkpoint
     from cardarena.train import main

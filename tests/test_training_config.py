@@ -42,6 +42,8 @@ BAD_CONFIGS = [
     ("output_dir: {file}\n", "output_dir"),
     ("output_dir: {file}/run\n", "is a file"),
     ("checkpoint_every: 0\n", "checkpoint_every must be a positive integer"),
+    ("time_limit_minutes: 0\n", "time_limit_minutes must be a positive number of minutes"),
+    ("time_limit_minutes: 1h\n", "or null for no limit, got '1h'"),
     ("device: gpu\n", "device must be one of ['auto', 'cpu', 'cuda']"),
     # ppo
     ("ppo: 5\n", "ppo must be a mapping"),

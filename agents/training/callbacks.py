@@ -59,6 +59,7 @@ class SelfPlayCallback(BaseCallback):
         num_players: int,
         cooperative: bool,
         start: float,
+        budget: Any = None,
     ) -> None:
         super().__init__()
         self.cfg = cfg
@@ -66,6 +67,7 @@ class SelfPlayCallback(BaseCallback):
         self.num_players = num_players
         self.cooperative = cooperative
         self.start = start  # perf_counter() at the run's start (earlier if resumed)
+        self.budget = budget  # the run's TimeBudget: its time so far goes into checkpoints
         self.against, self.eval_against = eval_opponents(cfg, cooperative)
         self.history: list[dict[str, Any]] = list(state.get("history", []))
         self.wins: list[float] = list(state.get("recent_wins", []))
@@ -133,6 +135,8 @@ class SelfPlayCallback(BaseCallback):
             "next_ckpt": t + self.cfg.checkpoint_every,
             "train_seconds": time.perf_counter() - self.start,
         }
+        if self.budget is not None:  # the whole run's time (warm start included), for --resume
+            payload["run_seconds"] = self.budget.elapsed()
         atomic_write(self.run_dir / "trainer_state.json", json.dumps(payload))
 
     def evaluate(self, t: int) -> None:

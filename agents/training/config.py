@@ -32,6 +32,7 @@ from cardarena.agents.training.config_checks import (
     integer,
     layers,
     mapping,
+    minutes,
     nonempty,
     number,
     optional,
@@ -190,6 +191,12 @@ class TrainConfig:
     env: dict[str, Any] = doc({}, mapping, "options of the game's engine (envs.make(game, ...))")
     seed: int = doc(0, integer(0, 2**32 - 1), "seeds torch, the envs and the opponent draws")
     total_timesteps: int = doc(200_000, integer(1), "learner decisions to train for")
+    time_limit_minutes: float | None = doc(
+        None,
+        minutes,
+        "wall-clock budget of the run (warm start, expert iteration, PPO; not the final "
+        "evaluation), checked between units of work (agents/training/budget.py); null: no limit",
+    )
     n_envs: int = doc(8, integer(1), "parallel games")
     vec_env: str = doc(
         "dummy", choice("dummy", "split", "subproc"), "where the games run (split_vec_env)"

@@ -65,6 +65,20 @@ def number(low: float, high: float | None = None, open_low: bool = False) -> Che
     return check
 
 
+def minutes(value: Any) -> float | None:
+    """A wall-clock budget in minutes: a positive finite number, or null (no limit)."""
+    text = "a positive number of minutes (e.g. 60 or 0.5), or null for no limit"
+    if value is None:
+        return None
+    if isinstance(value, str) and _parses_as_float(value):  # YAML 1.1 reads 1e2 as text
+        raise Bad(f"must be {text} (YAML reads {value} as text: write it with a dot, 1.0e2)")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Bad(f"must be {text}")
+    if not math.isfinite(value) or value <= 0:
+        raise Bad(f"must be {text}")
+    return value
+
+
 def optional(check: Checker) -> Checker:
     def opt(value: Any) -> Any:
         if value is None:

@@ -168,15 +168,21 @@ def run_rounds(
     address: str | None = None,
     trained: bool = False,
     progress: bool = False,
+    budget: Any = None,
 ) -> list[dict[str, Any]]:
     """The ``expert_iteration.rounds`` rounds on ``learner`` (``trained``: it already plays, e.g.
-    after a warm start, so round 0's rollouts may use it); one summary per round."""
+    after a warm start, so round 0's rollouts may use it); one summary per round. ``budget`` (a
+    :class:`~agents.training.budget.TimeBudget`): a round starts only if it still fits (estimated
+    by the round before), none if the budget is already spent."""
+    from cardarena.agents.training.budget import TimeBudget
     from cardarena.agents.training.checkpoints import save_model
+
+    budget = budget if budget is not None else TimeBudget(None)
 
     ex = cfg.expert_iteration
     kept: list[dict[str, np.ndarray]] = []
     history = []
-    for r in range(ex.rounds):
+    for r in budget.steps(range(ex.rounds), "expert iteration", ex.rounds, "rounds", least=0):
         started = time.perf_counter()
         network = network_layers(learner.policy) if ex.network_rollout and trained else None
         labels = label_games(
@@ -240,13 +246,16 @@ def train_expert_iteration(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
+    budget: Any = None,
 ) -> Any:
     """An expert-iteration run (``train.py`` with ``expert_iteration.rounds`` > 0): the warm
     start if set, the rounds, ``final.zip``, the final evaluation and ``summary.json``; returns
-    the run directory."""
+    the run directory. ``cfg.time_limit_minutes`` (or ``budget``) caps the warm start and the
+    rounds, not the final evaluation (agents/training/budget.py)."""
     import torch
 
     from cardarena.agents.policy import NumpyActor
+    from cardarena.agents.training.budget import TimeBudget
     from cardarena.agents.training.checkpoints import atomic_write, save_model
     from cardarena.agents.training.learner_eval import eval_opponents, evaluate_actor
     from cardarena.agents.training.trainer import _prepare_run_dir
@@ -256,12 +265,13 @@ def train_expert_iteration(
     if workers < 1:
         raise ConfigError(f"workers must be at least 1, got {workers}")
     run_dir, _, _ = _prepare_run_dir(cfg, resume=False)
+    budget = budget if budget is not None else TimeBudget.from_config(cfg)
     start = time.perf_counter()
     learner = build_learner(cfg)
     threads = cfg.torch_threads.counts()[1]
     info: dict[str, Any] = {}
     if cfg.warm_start.imitate:
-        info = warm_start(learner, cfg, progress_bar, threads)
+        info = warm_start(learner, cfg, progress_bar, threads, budget)
         atomic_write(run_dir / "warm_start.json", json.dumps(info))
     torch.set_num_threads(threads)
     rounds = run_rounds(
@@ -273,10 +283,13 @@ def train_expert_iteration(
         address,
         trained=bool(cfg.warm_start.imitate),
         progress=True,
+        budget=budget,
     )
     train_seconds = time.perf_counter() - start
+    run_seconds = budget.elapsed()
     save_model(learner, run_dir / "final.zip", cfg)
     against, _ = eval_opponents(cfg, get_spec(cfg.game).cooperative)
+    eval_start = time.perf_counter()  # the final evaluation is outside the time limit
     final = evaluate_actor(
         cfg.game,
         cfg.env,
@@ -285,6 +298,7 @@ def train_expert_iteration(
         cfg.eval.final_deals,
         first_seed=20_000_000,
     )
+    final_eval_seconds = time.perf_counter() - eval_start
     summary = {
         "game": cfg.game,
         "env": cfg.env,
@@ -292,7 +306,10 @@ def train_expert_iteration(
         "timesteps": 0,
         "train_seconds": round(train_seconds, 1),
         "steps_per_second": 0.0,
+        "run_seconds": round(run_seconds, 1),
+        "final_eval_seconds": round(final_eval_seconds, 1),
         "resumed": False,
+        "time_limit": budget.report(run_seconds),
         "rounds": rounds,
         "final_eval": {"against": against, "deals": cfg.eval.final_deals, **final},
     }

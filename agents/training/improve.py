@@ -203,8 +203,15 @@ def _label_games(job: tuple) -> dict[str, Any]:
     return {**out, "finals": games, "counts": counts}
 
 
-def _pool_map(fn: Any, jobs: list, workers: int, progress: str | None) -> list:
-    """Map ``fn`` over ``jobs`` in ``workers`` processes (in order), with a progress bar."""
+def _pool_map(
+    fn: Any, jobs: list, workers: int, progress: str | None, budget: Any = None, phase: str = ""
+) -> list:
+    """Map ``fn`` over ``jobs`` in ``workers`` processes (in order), with a progress bar;
+    ``budget`` (a :class:`~agents.training.budget.TimeBudget`) stops it between jobs (after the
+    first), the results so far kept and the jobs in flight dropped."""
+    from cardarena.agents.training.budget import TimeBudget
+
+    budget = budget if budget is not None else TimeBudget(None)
     bar = None
     if progress:
         from tqdm import tqdm
@@ -212,7 +219,7 @@ def _pool_map(fn: Any, jobs: list, workers: int, progress: str | None) -> list:
         bar = tqdm(total=len(jobs), desc=progress, unit="job")
     results: list = []
     if workers <= 1:
-        for job in jobs:
+        for job in budget.steps(jobs, phase, len(jobs), "jobs"):
             results.append(fn(job))
             if bar:
                 bar.update()
@@ -220,7 +227,7 @@ def _pool_map(fn: Any, jobs: list, workers: int, progress: str | None) -> list:
         import multiprocessing as mp
 
         with mp.get_context("fork").Pool(workers) as pool:
-            for res in pool.imap(fn, jobs):
+            for res in budget.steps(pool.imap(fn, jobs), phase, len(jobs), "jobs"):
                 results.append(res)
                 if bar:
                     bar.update()
@@ -238,9 +245,11 @@ def improved_dataset(
     seed: int,
     progress: bool = True,
     privileged: bool = False,
+    budget: Any = None,
 ) -> dict[str, Any]:
     """Teacher games with every decision relabelled by :class:`Improver`; ``privileged``: each
-    row's ``obs`` is ``[observation | hidden state]`` (a privileged critic's input).
+    row's ``obs`` is ``[observation | hidden state]`` (a privileged critic's input); ``budget``
+    stops the value games and the labelling between jobs.
 
     Returns the arrays ``obs``, ``mask``, ``teacher``, ``improved``, ``seat``, ``game``, ``pot``,
     the final returns per game (``finals``) and facts about the leaf value and the labels.
@@ -261,7 +270,14 @@ def improved_dataset(
         (game, env_options, teacher, value_seeds[i : i + chunk])
         for i in range(0, len(value_seeds), chunk)
     ]
-    parts = _pool_map(_round_value_rows, jobs, workers, "leaf value games" if progress else None)
+    parts = _pool_map(
+        _round_value_rows,
+        jobs,
+        workers,
+        "leaf value games" if progress else None,
+        budget,
+        "warm start: leaf value games",
+    )
     x = np.concatenate([p[0] for p in parts])
     y = np.concatenate([p[1] for p in parts])
     leaf, r2 = fit_leaf_value(x, y, epochs=cfg["value_epochs"], seed=seed)
@@ -281,7 +297,14 @@ def improved_dataset(
         )
         for i in range(0, games, chunk)
     ]
-    parts = _pool_map(_label_games, jobs, workers, "improving labels" if progress else None)
+    parts = _pool_map(
+        _label_games,
+        jobs,
+        workers,
+        "improving labels" if progress else None,
+        budget,
+        "warm start: rollout labelling",
+    )
     data: dict[str, Any] = {}
     for key in ("obs", "mask", "teacher", "improved", "seat", "pot"):
         data[key] = np.asarray([row for p in parts for row in p[key]])

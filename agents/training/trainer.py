@@ -111,18 +111,29 @@ def _prepare_run_dir(cfg: TrainConfig, resume: bool) -> tuple[Path, dict[str, An
     return run_dir, {}, None
 
 
-def train(cfg: TrainConfig, progress_bar: bool = True, resume: bool = False) -> Path:
+def train(
+    cfg: TrainConfig,
+    progress_bar: bool = True,
+    resume: bool = False,
+    budget: Any = None,
+) -> Path:
     """Run (or, with ``resume``, continue) one self-play training; returns the run directory.
 
     ``cfg`` comes checked from :func:`agents.training.config.load_config`. Every
     ``checkpoint_every`` steps the model (weights and optimizer), the step count, the evaluation
     history, the opponent statistics and the schedule are saved atomically, so a run killed at
     any moment continues from its last checkpoint with ``train.py --resume RUN_DIR``.
+
+    ``cfg.time_limit_minutes`` (``budget``: a :class:`~agents.training.budget.TimeBudget` to use
+    instead, e.g. with a test's clock) caps the wall time of everything before the final
+    evaluation: the warm start stops between games and epochs, PPO at a rollout boundary (or is
+    skipped if nothing is left), and ``summary.json`` says what the limit cut.
     """
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
     from cardarena.agents.policy import NumpyActor
+    from cardarena.agents.training.budget import StopFirst, TimeBudget, TimeLimit
     from cardarena.agents.training.callbacks import SelfPlayCallback, ThreadSwitch
     from cardarena.agents.training.learner_eval import evaluate_actor
     from cardarena.agents.training.plots import plot_learning_curve
@@ -133,6 +144,10 @@ def train(cfg: TrainConfig, progress_bar: bool = True, resume: bool = False) -> 
     spec = get_spec(cfg.game)
     num_players = spec.make_engine(**cfg.env).num_players
     run_dir, state, ckpt_path = _prepare_run_dir(cfg, resume)
+    if budget is None:  # a resumed run counts the time its checkpoint had used
+        budget = TimeBudget.from_config(
+            cfg, state.get("run_seconds", state.get("train_seconds", 0))
+        )
     done = int(state.get("timesteps", 0))
     torch.manual_seed(cfg.seed + done)
     rollout_threads, update_threads = cfg.torch_threads.counts()
@@ -149,33 +164,51 @@ def train(cfg: TrainConfig, progress_bar: bool = True, resume: bool = False) -> 
     if ckpt_path is not None:
         load_model_state(model, ckpt_path)
     if not resume and cfg.warm_start.imitate:
-        info = warm_start(model, cfg, progress_bar, update_threads)
+        info = warm_start(model, cfg, progress_bar, update_threads, budget)
         atomic_write(run_dir / "warm_start.json", json.dumps(info))
 
     start = time.perf_counter() - float(state.get("train_seconds", 0.0))
-    selfplay = SelfPlayCallback(cfg, run_dir, state, num_players, spec.cooperative, start)
-    if cfg.total_timesteps > done:
+    selfplay = SelfPlayCallback(cfg, run_dir, state, num_players, spec.cooperative, start, budget)
+    if cfg.total_timesteps > done and not budget.allows():  # the warm start used it all
+        budget.cut("ppo", done, cfg.total_timesteps, "timesteps")
+    elif cfg.total_timesteps > done:
+        callbacks = [ThreadSwitch(rollout_threads, update_threads), selfplay]
+        limit = None
+        if budget.limit is not None:  # first: its stop skips the others' bookkeeping
+            limit = TimeLimit(budget)
+            callbacks.insert(0, limit)
         model.learn(
             total_timesteps=cfg.total_timesteps - done,
-            callback=[ThreadSwitch(rollout_threads, update_threads), selfplay],
+            callback=StopFirst(callbacks),
             progress_bar=progress_bar,
             reset_num_timesteps=not resume,
         )
+        if limit is not None and limit.stopping:
+            # the dropped rollout's first step was counted; it was not learnt from
+            model.num_timesteps = limit.timesteps
+            budget.cut("ppo", limit.timesteps, cfg.total_timesteps, "timesteps")
     train_seconds = time.perf_counter() - start
+    run_seconds = budget.elapsed()
     vec.close()
     save_model(model, run_dir / "final.zip", cfg)
     actor = NumpyActor.from_policy(model.policy)
     against = selfplay.against
+    eval_start = time.perf_counter()  # the final evaluation is outside the time limit
     final = evaluate_actor(
         cfg.game, cfg.env, actor, against, cfg.eval.final_deals, first_seed=20_000_000
     )
+    final_eval_seconds = time.perf_counter() - eval_start
     summary = {
         "game": cfg.game,
         "env": cfg.env,
         "timesteps": int(model.num_timesteps),
+        "total_timesteps": cfg.total_timesteps,
         "train_seconds": round(train_seconds, 1),
         "steps_per_second": round(model.num_timesteps / max(train_seconds, 1e-9), 1),
+        "run_seconds": round(run_seconds, 1),
+        "final_eval_seconds": round(final_eval_seconds, 1),
         "resumed": resume,
+        "time_limit": budget.report(run_seconds),
         "final_eval": {"against": against, "deals": cfg.eval.final_deals, **final},
     }
     atomic_write(run_dir / "eval_history.json", json.dumps(selfplay.history, indent=1))

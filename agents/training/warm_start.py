@@ -30,6 +30,7 @@ def imitation_warm_start(
     lr_decay: float = 1.0,
     threads: int = 1,
     rare_games: int = 0,
+    budget: Any = None,
 ) -> dict[str, Any]:
     """Behaviour cloning before PPO ("kickstarting"): fit the policy to ``teacher``'s decisions
     and the value head to the return-to-go, on ``games`` games the teacher plays in every seat.
@@ -45,10 +46,18 @@ def imitation_warm_start(
     decisions (sevn: FREEZE / FLIP_THREE targets, FORK), so that the network sees enough of
     them; the common kinds already have plenty of examples. With ``improve`` they go to the
     plain-teacher pretraining (``improve.pretrain_games``), so they need one.
+
+    ``budget`` (a :class:`~agents.training.budget.TimeBudget`): the teacher games, the labelling
+    jobs and the epochs stop when it runs out (at least one of each, so that the games already
+    played are learnt from).
     """
     import torch
 
+    from cardarena.agents.training.budget import TimeBudget
     from cardarena.envs.core.registry import get_spec
+
+    if budget is None:
+        budget = TimeBudget(None)
 
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
@@ -62,7 +71,7 @@ def imitation_warm_start(
         # labels first: the labelling forks worker processes, which must happen before torch
         # starts its thread pool for the cloning
         data = improved_dataset(
-            game, env_options, teacher, games, improve, seed, progress, privileged
+            game, env_options, teacher, games, improve, seed, progress, privileged, budget
         )
         pretrain_agreement = None
         if improve["pretrain_games"]:  # clone the plain teacher first, on cheap games
@@ -80,6 +89,7 @@ def imitation_warm_start(
                 lr_decay=lr_decay,
                 threads=threads,
                 rare_games=rare_games,
+                budget=budget,
             )
             pretrain_agreement = first["agreement"]
         changed = data["improved"] != data["teacher"]
@@ -97,7 +107,7 @@ def imitation_warm_start(
             extra["pretrain_agreement"] = pretrain_agreement
     else:  # rare_games, with improve, went to the pretraining above
         rows = _teacher_decisions(
-            spec, engine, teacher, games, rare_games, seed, progress, privileged
+            spec, engine, teacher, games, rare_games, seed, progress, privileged, budget
         )
         obs_rows, mask_rows, act_rows = rows.obs, rows.mask, rows.act
         seat_rows, game_rows, pot_rows, finals = rows.seat, rows.game, rows.pot, rows.finals
@@ -126,7 +136,7 @@ def imitation_warm_start(
         from tqdm import tqdm
 
         epoch_iter = tqdm(epoch_iter, desc=f"cloning {n} decisions", unit="epoch")
-    for _ in epoch_iter:
+    for _ in budget.steps(epoch_iter, "warm start: cloning", epochs, "epochs"):
         order = order_rng.permutation(n)
         for start in range(0, n, 512):
             idx = order[start : start + 512]
@@ -150,7 +160,8 @@ def imitation_warm_start(
         dist = policy.get_distribution(obs_t, action_masks=mask_np)
         agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
     torch.set_num_threads(threads_before)
-    return {"teacher": teacher, "decisions": n, "games": games, "agreement": agree, **extra}
+    played = min(games, len(finals))  # fewer than asked if the time limit stopped the games
+    return {"teacher": teacher, "decisions": n, "games": played, "agreement": agree, **extra}
 
 
 class _Rows:
@@ -219,11 +230,15 @@ def _teacher_decisions(
     seed: int,
     progress: bool,
     privileged: bool = False,
+    budget: Any = None,
 ) -> _Rows:
     """``plain`` teacher games with every decision kept, then ``rare_games`` keeping only the
     kinds under :data:`RARE_SHARE` of the plain games' decisions; the teacher in every seat.
     Game ``g`` is dealt from ``seeding.derive(seed, 3, g)``, its agents reset with
-    ``seeding.agent_seed`` of that deal."""
+    ``seeding.agent_seed`` of that deal. ``budget``: stop between games when it runs out."""
+    from cardarena.agents.training.budget import TimeBudget
+
+    budget = budget if budget is not None else TimeBudget(None)
     rows = _Rows()
     hidden = None
     if privileged:
@@ -240,7 +255,8 @@ def _teacher_decisions(
         from tqdm import tqdm
 
         iterator = tqdm(iterator, desc=f"imitating {teacher}", unit="game")
-    for g in iterator:
+    planned = plain + rare_games
+    for g in budget.steps(iterator, f"warm start: {teacher} games", planned, "games"):
         if g == plain:  # the first games are done: which kinds are rare?
             total = sum(rows.kinds.values())
             rows.rare = {k for k, c in rows.kinds.items() if c < RARE_SHARE * total}
@@ -254,8 +270,11 @@ def _teacher_decisions(
     return rows
 
 
-def warm_start(model: Any, cfg: TrainConfig, progress: bool, threads: int) -> dict[str, Any]:
-    """The warm start of a config's ``warm_start`` section (``imitate`` set); prints a line."""
+def warm_start(
+    model: Any, cfg: TrainConfig, progress: bool, threads: int, budget: Any = None
+) -> dict[str, Any]:
+    """The warm start of a config's ``warm_start`` section (``imitate`` set); prints a line.
+    ``budget``: the run's :class:`~agents.training.budget.TimeBudget` (None: no limit)."""
     warm = cfg.warm_start
     info = imitation_warm_start(
         model,
@@ -272,6 +291,7 @@ def warm_start(model: Any, cfg: TrainConfig, progress: bool, threads: int) -> di
         lr_decay=warm.lr_decay,
         threads=threads,
         rare_games=warm.rare_games,
+        budget=budget,
     )
     print(
         f"warm start: imitated {info['teacher']} on {info['decisions']} decisions "
