@@ -37,8 +37,8 @@ min_worlds    pimc        with ``gate``: after this many worlds, stop when no ac
                           2 standard errors of beating the rollout policy's choice (0 = never)
 ============  ==========  ===================================================================
 
-The strongest settings measured are in docs/results/search.md; for flip6 and sevn:
-``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5``.
+The strongest settings measured are in docs/results/search.md; in flip6 and sevn,
+``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5`` beats ``ev``.
 """
 
 from __future__ import annotations
