@@ -86,6 +86,16 @@ for name in zoo:
     assert out.returncode == 0, out.stderr[-2000:]
     print(f"zoo:{name} ranked against {field} ({trained or 'default options'}): ok")
 
+# the search's shipped round values come with the package: a gated pimc decides without a fit
+from cardarena.agents.search import leaf  # noqa: E402
+
+shipped = sorted(p.name for p in leaf.SHIPPED.glob("*.npz"))
+assert shipped == ["flip6_ev_4p.npz", "ratatat_tracker_4p.npz", "sevn_ev_4p.npz"], shipped
+engine = envs.get_spec("sevn").make_engine(num_players=4)
+leaf.fit = None  # a fit would fail here (None is not callable): the shipped file must be used
+assert leaf.leaf_value("sevn", engine, "ev", progress=False) is not None
+print(f"shipped round values: {', '.join(shipped)}: ok")
+
 for command in ("cardarena-train", "cardarena-evaluate", "cardarena-play", "cardarena-replay"):
     assert subprocess.run([BIN / command, "--help"], capture_output=True).returncode == 0
 print(f"wheel smoke test passed ({sys.executable})")
