@@ -72,6 +72,36 @@ def _network():
     return network_layers(build_learner(cfg).policy)
 
 
+def test_a_gated_teacher_labels_the_network_move_unless_another_is_clearly_better():
+    # gate=1000: a label leaves the move of the network the search rolls out with (expert
+    # iteration's improvement step over its own student) only where every world agrees that
+    # another move is better (a zero-variance advantage), and then for a better mean; the
+    # search value is the labelled move's mean, not the best mean
+    from cardarena.agents.training.labels import _network_players
+
+    net = _network()
+    teacher = "pimc:worlds=2,rollout=ev,horizon=round,value=leaf,gate=1000"
+    labels = label_games("flip6", {"num_players": 4}, teacher, net, 0, 1, 2)
+    n = len(labels["action"])
+    assert n > 20
+    players = _network_players(net)(4)
+    kept = 0
+    for obs, mask, action, seat, scores in zip(
+        labels["obs"],
+        labels["mask"],
+        labels["action"],
+        labels["seat"],
+        labels["scores"],
+        strict=True,
+    ):
+        own = players[seat].act(obs, mask.astype(np.int8), None)
+        kept += own == action
+        assert own == action or scores[action] > scores[own]
+    assert kept >= 0.8 * n, (kept, n)
+    chosen = labels["scores"][np.arange(n), labels["action"]]
+    np.testing.assert_array_equal(labels["search_value"], chosen)
+
+
 def _same(a, b):
     assert list(a) == list(b)
     for key in FIELDS:

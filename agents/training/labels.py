@@ -60,8 +60,9 @@ class _Labeller:
         if self.search.last_scores is not None:
             legal, values = self.search.last_scores
             scores[legal] = values
-            if self.pimc:  # its scores are mean values; the best is the search's value
-                value = float(max(values))
+            if self.pimc:  # its scores are mean values; the search's value is its move's
+                value = float(values[legal.index(action)])  # (the best, unless a gate kept
+                # the rollout policy's move)
         self.rows.append(
             {
                 "obs": np.asarray(observation, dtype=np.float32),
