@@ -11,7 +11,8 @@ fourth, ``search``, reported as measured):
   every deck seed under every seat rotation; the verdict reads the 95% interval of its win rate
   against par (1/4): ``beats`` (all above), ``below par`` (all below) or ``at par`` (par inside).
   Cooperative thegame: the zoo agent as a whole team next to the best baseline as a whole team,
-  on the same deals, at 2 players. Claimed (:data:`CLAIMS`, as the docs say): flip6 and ratatat
+  on the same deals, at 2 players; a team row has no seat rotations, so it plays
+  :data:`TEAM_DEALS` times ``--deals`` (4,000 games per row, as a 4-player row, at the default). Claimed (:data:`CLAIMS`, as the docs say): flip6 and ratatat
   beat, the others as measured.
 * ``ladder``: each game's scripted baselines, weakest first, at one table (every rotation);
   claimed: each is above the one before it (separate 95% intervals of the win rate; thegame:
@@ -50,6 +51,9 @@ ZOO = {
     "suicidium_depression": ("suicidium", {"mode": "DEPRESSION"}, 4),
     "thegame": ("thegame", {}, 2),
 }
+#: a cooperative (team) zoo row plays this many times --deals: one game per deal instead of one
+#: per seat rotation, so it counts as many games as a 4-player row
+TEAM_DEALS = 4
 #: the verdict the docs give each zoo agent against its game's best baseline (thegame's team
 #: claim is "does not beat": no claim is checked for it)
 CLAIMS = {
@@ -145,7 +149,11 @@ def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]
             print(f"skip {name}: agents/zoo/{name}.zip not found")
             continue
         game, options, n = ZOO[name]
-        row = agent_row("zoo", f"zoo:{name}", game, {**options, "num_players": n}, deals, workers)
+        from cardarena.envs import get_spec
+
+        k = TEAM_DEALS if get_spec(game).cooperative else 1
+        opts = {**options, "num_players": n}
+        row = agent_row("zoo", f"zoo:{name}", game, opts, k * deals, workers)
         if row["verdict"] == "above":  # the zoo's team claim reads the means only
             row["verdict"] = "beats"
         elif row["verdict"] == "not above":
