@@ -12,8 +12,8 @@ fourth, ``search``, reported as measured):
   against par (1/4): ``beats`` (all above), ``below par`` (all below) or ``at par`` (par inside).
   Cooperative thegame: the zoo agent as a whole team next to the best baseline as a whole team,
   on the same deals, at 2 players; a team row has no seat rotations, so it plays
-  :data:`TEAM_DEALS` times ``--deals`` (4,000 games per row, as a 4-player row, at the default). Claimed (:data:`CLAIMS`, as the docs say): flip6 and ratatat
-  beat, the others as measured.
+  :data:`TEAM_DEALS` times ``--deals`` (4,000 games, as a 4-player row, at the default). Claimed
+  (:data:`CLAIMS`, as the docs say): flip6 and ratatat beat, the others as measured.
 * ``ladder``: each game's scripted baselines, weakest first, at one table (every rotation);
   claimed: each is above the one before it (separate 95% intervals of the win rate; thegame:
   of the mean cards left, one agent in every seat of 2-player tables).
@@ -143,14 +143,14 @@ def agent_row(
 
 
 def zoo_rows(deals: int, workers: int, names: list[str]) -> list[dict[str, Any]]:
+    from cardarena.envs import get_spec
+
     rows = []
     for name in names:
         if not (ROOT / "agents" / "zoo" / f"{name}.zip").exists():
             print(f"skip {name}: agents/zoo/{name}.zip not found")
             continue
         game, options, n = ZOO[name]
-        from cardarena.envs import get_spec
-
         k = TEAM_DEALS if get_spec(game).cooperative else 1
         opts = {**options, "num_players": n}
         row = agent_row("zoo", f"zoo:{name}", game, opts, k * deals, workers)
