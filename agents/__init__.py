@@ -30,22 +30,21 @@ from pathlib import Path
 
 from cardarena.agents.base import Agent, RandomAgent
 from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.registry import get_spec
 
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 
 
 def scripted(game: str) -> dict[str, Callable[..., Agent]]:
-    """Scripted baselines of ``game``, weakest first: ``BASELINES`` of ``agents/baselines/<game>.py``.
+    """Scripted baselines of ``game``, weakest first: ``BASELINES`` of the module its manifest
+    names (``baselines_module``, ``agents/baselines/<game>.py``).
 
     Each value is a factory taking ``seed=``; the last entry is the game's best baseline.
     """
-    try:
-        module = importlib.import_module(f"cardarena.agents.baselines.{game}")
-    except ModuleNotFoundError as err:
-        if err.name != f"cardarena.agents.baselines.{game}":
-            raise
-        return {}
-    return dict(module.BASELINES)
+    name = get_spec(
+        game
+    ).baselines_module  # the manifest names the module (envs never import agents)
+    return dict(importlib.import_module(name).BASELINES) if name else {}
 
 
 def scripted_names(game: str) -> list[str]:

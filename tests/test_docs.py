@@ -5,7 +5,8 @@
   stated action count and observation size are the env's; the action table covers every action
   index once, each index's text has the row's form, and every example text parses to its index;
   the observation table's part sizes add up to the observation size.
-* ``README.md`` stays under 200 lines and links to ``docs/``.
+* ``README.md`` stays under 200 lines and links to ``docs/``; the games page ``docs/games.md``
+  is the table the manifests give (``python -m tests.test_docs --write`` writes it anew).
 * Every relative link of ``README.md`` and ``docs/**/*.md`` names a file that exists; every
   repository path the docs name in backticks exists (``<game>`` read as each game).
 * No file of the repository points outside it (the folder the rules were first written in is not
@@ -24,8 +25,9 @@ from cardarena import envs
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-#: game -> the letter of its rule ids
-GAMES = {"flip6": "F", "sevn": "S", "ratatat": "R", "thegame": "G", "suicidium": "U"}
+#: game -> the letter of its rule ids (``rule_letter`` of its manifest)
+GAMES = {name: envs.get_spec(name).rule_letter for name in envs.names()}
+GAMES_PAGE = DOCS / "games.md"
 
 # Built from pieces so that this file does not contain what it looks for.
 OUTSIDE = [
@@ -120,8 +122,10 @@ def make_env(game: str):
 
 
 def test_every_registered_game_has_a_rules_doc() -> None:
-    assert set(GAMES) == set(envs.GAMES), "add the new game's rule-id letter to GAMES above"
-    for game in GAMES:
+    letters = list(GAMES.values())
+    for game, letter in GAMES.items():
+        assert re.fullmatch(r"[A-Z]", letter), f"{game}: the manifest's rule_letter is {letter!r}"
+        assert letters.count(letter) == 1, f"{game}: rule_letter {letter!r} is another game's too"
         assert (DOCS / "rules" / f"{game}.md").is_file(), f"docs/rules/{game}.md is missing"
 
 
@@ -218,11 +222,61 @@ def test_readme_is_short_and_points_at_the_docs() -> None:
     assert text.lstrip().startswith("# cardarena")
     head = "\n".join(text.splitlines()[:8])
     assert "make demo" in head and "make test" in head, "the two commands stay at the very top"
-    for target in ("docs/ARCHITECTURE.md", "docs/results/README.md", "docs/ADDING_A_GAME.md"):
+    for target in (
+        "docs/ARCHITECTURE.md",
+        "docs/results/README.md",
+        "docs/ADDING_A_GAME.md",
+        "docs/games.md",
+    ):
         assert f"]({target})" in text, f"README does not link {target}"
     for game in GAMES:
-        assert f"](docs/rules/{game}.md)" in text, f"README does not link docs/rules/{game}.md"
-        assert f"]({game}.md)" in (DOCS / "results" / "README.md").read_text()
+        assert f"]({game}.md)" in (DOCS / "results" / "README.md").read_text(), (
+            f"docs/results/README.md does not link {game}.md"
+        )
+
+
+def rule_range(game: str) -> str:
+    numbers = sorted(int(i[1:]) for i in defined_ids(game))
+    letter = GAMES[game]
+    return f"{letter}{numbers[0]}-{letter}{numbers[-1]}" if numbers else "-"
+
+
+def games_table() -> str:
+    """The games page's table, from the manifests (and the rules docs' rule ids)."""
+    lines = [
+        "| game | players | kind | rules | actions / obs | results |",
+        "|---|---|---|---|---|---|",
+    ]
+    for game in envs.names():
+        spec = envs.get_spec(game)
+        cls = spec.engine_cls
+        results = f"[{game}](results/{game}.md)" if (DOCS / "results" / f"{game}.md").exists() else "-"
+        lines.append(
+            f"| `{game}` | {cls.min_players}-{cls.max_players} | {spec.summary} "
+            f"| [{rule_range(game)}](rules/{game}.md) | {cls.num_actions} / {spec.obs_size} "
+            f"| {results} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+TABLE_START, TABLE_END = "<!-- games: start -->\n", "<!-- games: end -->\n"
+
+
+def write_games_page() -> None:
+    text = GAMES_PAGE.read_text(encoding="utf-8")
+    head, rest = text.split(TABLE_START, 1)
+    _, tail = rest.split(TABLE_END, 1)
+    GAMES_PAGE.write_text(head + TABLE_START + games_table() + TABLE_END + tail, encoding="utf-8")
+
+
+def test_games_page_is_the_manifests_table() -> None:
+    text = GAMES_PAGE.read_text(encoding="utf-8")
+    assert TABLE_START in text and TABLE_END in text, "docs/games.md lost its table markers"
+    shown = text.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0]
+    assert shown == games_table(), (
+        "docs/games.md is not what the manifests say: python -m tests.test_docs --write\n"
+        + games_table()
+    )
 
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -296,3 +350,11 @@ def test_no_file_points_outside_the_repository() -> None:
         "these files point at a folder users do not have (the rules live in docs/rules/): "
         f"{sorted(offenders)}"
     )
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--write"]:
+        write_games_page()
+        print(f"wrote {GAMES_PAGE.relative_to(ROOT)}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from itertools import product
 
 import pytest
 
@@ -32,33 +33,29 @@ def test_golden_playthrough_replays_identically(case):
 
 
 def test_golden_set_covers_every_game_player_count_and_rules_option():
+    """What each manifest says the golden set covers: every player count, every value of its
+    ``rule_options``, and every combination of its ``golden_grid`` options at every count."""
     by_game = defaultdict(list)
     for case in CASES:
         by_game[case.game].append(case)
-    assert set(by_game) == set(names())
+    assert set(by_game) == set(names()), "a game without golden cases: fill GameSpec.golden"
     for game, cases in by_game.items():
+        spec = get_spec(game)
         assert len(cases) >= 20, game
-        cls = get_spec(game).engine_cls
+        cls = spec.engine_cls
         counts = {len(c.players) for c in cases}
         assert counts == set(range(cls.min_players, cls.max_players + 1)), game
 
-    def values(game, key):
-        return {c.options.get(key) for c in by_game[game]}
+        def value(case, key, spec=spec):
+            return case.options.get(key, spec.option_default(key))
 
-    assert values("ratatat", "memory") >= {"perfect_recall", "none", "seer"}
-    assert values("thegame", "signals") >= {False, True}
-    assert 2 in values("thegame", "min_cards_when_empty")
-    assert values("suicidium", "mode") >= {"SURVIVE", "DEPRESSION"}
-    assert values("suicidium", "expansion") >= {False, True}
-    assert 30 in values("flip6", "target_score") and 100 in values("sevn", "target_score")
-    # both suicidium modes with and without the expansion, at every table size
-    combos = {
-        (len(c.players), c.options.get("mode"), c.options.get("expansion"))
-        for c in by_game["suicidium"]
-    }
-    assert {
-        (n, m, e) for n in range(2, 6) for m in ("SURVIVE", "DEPRESSION") for e in (False, True)
-    } <= combos
+        for key, wanted in spec.rule_options.items():
+            missing = set(wanted) - {value(c, key) for c in cases}
+            assert not missing, f"{game}: no golden case with {key} in {sorted(missing, key=repr)}"
+        grid = spec.golden_grid
+        combos = {(len(c.players), *(value(c, k) for k in grid)) for c in cases}
+        wanted = {(n, *v) for n in counts for v in product(*(spec.rule_options[k] for k in grid))}
+        assert wanted <= combos, f"{game}: golden_grid combinations missing: {sorted(wanted - combos)}"
 
 
 def test_golden_files_are_all_cases_and_small():

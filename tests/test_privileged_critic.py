@@ -3,6 +3,7 @@ the hidden state, the actor only the observation, and a saved agent plays from t
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import zipfile
@@ -228,16 +229,10 @@ def test_a_resumed_privileged_run_restores_the_wider_critic(tmp_path):
 
 
 def test_a_game_without_a_privileged_encoding_is_a_config_error(monkeypatch, tmp_path):
-    import cardarena.agents.training.privileged as privileged
+    from cardarena.envs.core import registry
 
-    real = importlib.import_module
-
-    def missing(name, *args):
-        if name == "cardarena.envs.sevn.privileged":
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return real(name, *args)
-
-    monkeypatch.setattr(privileged.importlib, "import_module", missing)
+    spec = dataclasses.replace(get_spec("sevn"), privileged=None)  # a manifest naming none
+    monkeypatch.setitem(registry._SPECS, "sevn", spec)
     with pytest.raises(ConfigError, match="policy.privileged_critic: sevn has no privileged"):
         from_dict({"game": "sevn", "policy": {"privileged_critic": True}})
     from_dict({"game": "sevn"})  # off: never looked for

@@ -19,7 +19,6 @@ plain ones.
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 from typing import Any
 
@@ -29,20 +28,13 @@ import torch as th
 from stable_baselines3.common.torch_layers import MlpExtractor
 
 from cardarena.agents.training.masked_policy import FastMaskablePolicy
-from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.registry import get_spec
 
 
 def privileged_module(game: str) -> ModuleType:
-    """``envs.<game>.privileged``, or a :class:`ConfigError` saying the game has none."""
-    try:
-        return importlib.import_module(f"cardarena.envs.{game}.privileged")
-    except ModuleNotFoundError as err:
-        if err.name != f"cardarena.envs.{game}.privileged":
-            raise
-        raise ConfigError(
-            f"policy.privileged_critic: {game} has no privileged encoding "
-            f"(envs/{game}/privileged.py); set it to false"
-        ) from None
+    """The module the game's manifest names as ``privileged``, or a :class:`ConfigError` saying
+    the game has none."""
+    return get_spec(game).privileged_module()
 
 
 class PrivilegedObservation(gym.Wrapper):

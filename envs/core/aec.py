@@ -10,8 +10,6 @@ them.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,6 +25,7 @@ from cardarena.envs.core.engine import (
     StateReader,
 )
 from cardarena.envs.core.pictures import check_seat, picture
+from cardarena.envs.core.spec import GameSpec  # noqa: F401  (re-exported: it lived here)
 
 _SEED_BOUND = 2**63
 #: the key of ``to_dict`` holding the AEC bookkeeping (rewards still owed)
@@ -36,42 +35,6 @@ _REWARD_BOUND = 1e6
 #: legal-action lists up to this long are written into the mask one by one (cheaper than put)
 _SCALAR_MASK = 6
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """What the suite needs to know about one game: its engine, encoder and renderer."""
-
-    name: str
-    engine_cls: type[GameEngine]
-    obs_size: int
-    encode: Callable[[Any, int], np.ndarray]
-    render: Callable[[Any, int | None], str]
-    view: Callable[[Any, int], dict[str, Any]]
-    version: int = 0
-    cooperative: bool = False
-    #: options accepted by reset(options=...) besides those the engine's new_game takes
-    reset_options: tuple[str, ...] = ("deck",)
-    obs_low: float = -1.0
-    obs_high: float = 2.0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def env_id(self) -> str:
-        return f"cardarena/{self.name}-v{self.version}"
-
-    def make_engine(self, **options: Any) -> GameEngine:
-        try:
-            return self.engine_cls(**options)
-        except TypeError as err:  # unknown keyword: say which options exist
-            import inspect
-
-            known = [
-                p for p in inspect.signature(self.engine_cls.__init__).parameters if p != "self"
-            ]
-            raise ConfigError(
-                f"{self.name}: bad option ({err}). Options of {self.name}: {known}, render_mode and render_seat."
-            ) from None
 
 
 class CardGameEnv(AECEnv):

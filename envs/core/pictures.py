@@ -2,7 +2,7 @@
 
 A game describes what one seat may see as a :class:`Table` (seats with their cards and scores,
 the piles in the middle, whose turn it is) with a small layout function registered in its
-``GameSpec.extra["picture"]``; :func:`draw` paints any table the same way (cards are labelled
+``GameSpec.picture``; :func:`draw` paints any table the same way (cards are labelled
 rectangles, a card the seat cannot see is a blue back). A game without a layout is drawn as its
 text ``render(state, seat)``. The text comes from the 5x7 font of :mod:`envs.core.bitfont`: no
 font file, no download, and the same state always gives the same pixels.
@@ -223,7 +223,7 @@ def picture(spec: Any, state: Any, seat: Any = None, num_players: int = 0) -> np
     if state is None:
         seats = [Seat(f"seat {s}") for s in range(num_players)]
         return draw(Table(f"{spec.name}: not started (call reset())", seats))
-    layout: Layout | None = spec.extra.get("picture")
+    layout: Layout | None = spec.layout
     if layout is None:
         return text_table(spec, state, seat)
     return draw(layout(state, seat))

@@ -18,34 +18,63 @@ reward             0 until the end; the lowest totals share +1, the others share
 =================  ===========================================================================
 """
 
-from typing import Any
+from cardarena.envs.core.registry import factories
+from cardarena.envs.core.spec import (
+    GATED,
+    GameSpec,
+    GoldenCase,
+    Ladder,
+    SearchRow,
+    ZooClaim,
+    lineup,
+)
 
-from cardarena.envs.core.aec import CardGameEnv, GameSpec
-from cardarena.envs.core.registry import register_game
-from cardarena.envs.ratatat.encoding import OBS_SIZE, encode, render, view
-from cardarena.envs.ratatat.pictures import layout
-from cardarena.envs.ratatat.rules import RatatatGame
+MEMORY = ("perfect_recall", "none", "seer")
+
+
+def _golden() -> tuple[GoldenCase, ...]:
+    """2-6 players x memory perfect_recall / none / seer; num_rounds 1, max_turns cap, dealers."""
+    cases = []
+    for n in range(2, 7):
+        for k, memory in enumerate(MEMORY):
+            opts: dict = {"memory": memory}
+            if n >= 4:
+                opts["num_rounds"] = 2  # keeps the bigger tables' files short
+            cases.append(
+                GoldenCase(100 * n + k, lineup(("tracker", "greedy", "random"), n, k), opts)
+            )
+    return (
+        *cases,
+        GoldenCase(901, ("random", "random", "tracker"), {"max_turns": 6}),  # R12 cap
+        GoldenCase(902, ("greedy", "tracker"), {"num_rounds": 1, "first_dealer": 1}),
+        GoldenCase(903, ("tracker",) * 4, {"num_rounds": 1, "memory": "none"}),
+        GoldenCase(904, ("random",) * 5, {"num_rounds": 1, "first_dealer": 3}),
+        GoldenCase(905, ("tracker", "random"), {"memory": "seer", "max_turns": 10}),
+    )
+
 
 SPEC = GameSpec(
     name="ratatat",
-    engine_cls=RatatatGame,
-    obs_size=OBS_SIZE,
-    encode=encode,
-    render=render,
-    view=view,
+    summary="memory game: four face-down cards, swap / peek / draw-two, lowest total wins",
+    engine="cardarena.envs.ratatat.rules:RatatatGame",
+    encoder="cardarena.envs.ratatat.encoding",
+    obs_size=547,
+    rule_letter="R",
+    hides_information=True,
     reset_options=("deck", "scores", "dealer", "round_index"),
-    extra={"picture": layout},
+    picture="cardarena.envs.ratatat.pictures:layout",
+    privileged="cardarena.envs.ratatat.privileged",
+    baselines=("greedy", "tracker"),
+    baselines_module="cardarena.agents.baselines.ratatat",
+    option_sets=(*({"memory": m} for m in MEMORY), {"max_turns": 6, "num_rounds": 2}),
+    rule_options={"memory": MEMORY},
+    golden_grid=("memory",),
+    golden=_golden(),
+    zoo=(ZooClaim("ratatat", claim="beats"),),
+    ladders=(Ladder("ratatat", {"num_players": 3}, 300),),
+    search=(SearchRow("ratatat", GATED.format(worlds=6, least=4, policy="tracker")),),
+    speed_floors={4: 2.0, 6: 2.0},
+    round_values=(("tracker", 4),),
 )
 
-
-def env(**options: Any) -> CardGameEnv:
-    """Ratatat with the safety checks on (what users and tests should take)."""
-    return CardGameEnv(SPEC, checks=True, **options)
-
-
-def raw_env(**options: Any) -> CardGameEnv:
-    """Ratatat without the safety checks (the engine still refuses illegal actions)."""
-    return CardGameEnv(SPEC, checks=False, **options)
-
-
-register_game(SPEC, __name__)
+env, raw_env = factories(SPEC)

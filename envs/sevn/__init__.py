@@ -22,34 +22,52 @@ random      400    138 (111-165)               18.0 (14-22)         7.7
 ==========  =====  ==========================  ===================  ==============
 """
 
-from typing import Any
-
-from cardarena.envs.core.aec import CardGameEnv, GameSpec
-from cardarena.envs.core.registry import register_game
-from cardarena.envs.sevn.encoding import OBS_SIZE, encode, render, view
-from cardarena.envs.sevn.pictures import layout
-from cardarena.envs.sevn.rules import SevnGame
-
-SPEC = GameSpec(
-    name="sevn",
-    engine_cls=SevnGame,
-    obs_size=OBS_SIZE,
-    encode=encode,
-    render=render,
-    view=view,
-    reset_options=("deck", "scores", "dealer"),
-    extra={"picture": layout},
+from cardarena.envs.core.registry import factories
+from cardarena.envs.core.spec import (
+    GATED,
+    GameSpec,
+    GoldenCase,
+    Ladder,
+    SearchRow,
+    ZooClaim,
+    lineup,
 )
 
 
-def env(**options: Any) -> CardGameEnv:
-    """SEVN with the safety checks on (what users and tests should take)."""
-    return CardGameEnv(SPEC, checks=True, **options)
+def _golden() -> tuple[GoldenCase, ...]:
+    """2-8 players x 3 deals; target_score 250 and 100; every dealer."""
+    return tuple(
+        GoldenCase(
+            100 * n + k,
+            lineup(("ev", "threshold", "random"), n, k),
+            {"first_dealer": k % n, "target_score": 100 if k == 2 else 250},
+        )
+        for n in range(2, 9)
+        for k in range(3)
+    )
 
 
-def raw_env(**options: Any) -> CardGameEnv:
-    """SEVN without the safety checks (the engine still refuses illegal actions)."""
-    return CardGameEnv(SPEC, checks=False, **options)
+SPEC = GameSpec(
+    name="sevn",
+    summary="push-your-luck, 120 cards with ballast, modifiers, bonuses, action cards, first to 250",
+    engine="cardarena.envs.sevn.rules:SevnGame",
+    encoder="cardarena.envs.sevn.encoding",
+    obs_size=576,
+    rule_letter="S",
+    reset_options=("deck", "scores", "dealer"),
+    picture="cardarena.envs.sevn.pictures:layout",
+    privileged="cardarena.envs.sevn.privileged",
+    baselines=("threshold", "ev"),
+    baselines_module="cardarena.agents.baselines.sevn",
+    option_sets=({}, {"target_score": 60}),  # short games too: more game ends, last rounds
+    rule_options={"target_score": (250, 100)},
+    golden_grid=("target_score",),
+    golden=_golden(),
+    zoo=(ZooClaim("sevn", claim="below par"),),
+    ladders=(Ladder("sevn", {"num_players": 3}, 200),),
+    search=(SearchRow("sevn", GATED.format(worlds=64, least=6, policy="ev")),),
+    speed_floors={4: 1.8, 8: 1.6},
+    round_values=(("ev", 4),),
+)
 
-
-register_game(SPEC, __name__)
+env, raw_env = factories(SPEC)

@@ -2,7 +2,8 @@
 
 Trained checkpoints depend on the exact observation vectors, so every ``encoding.py`` change must
 keep ``encode`` bit-identical (dtype float32, shape, values, and 0.0 vs -0.0), and ``view`` /
-``render`` equal. For every game, player count and the options that change the encoding, random
+``render`` equal. For every game, player count and the options that change the encoding (``option_sets`` of the game's
+manifest), random
 games are played from fixed seeds; at their first and last state and at random decision points
 every seat's observation is hashed (and, on every third such state, its ``view`` and ``render``
 text, and the public render). The states come one after the other from running games, as in
@@ -35,25 +36,12 @@ GOLDEN = Path(__file__).resolve().parent / "observations.json"
 STATES_PER_CONFIG = 120
 CHECK_PROB = 0.2
 
-OPTIONS: dict[str, list[dict[str, Any]]] = {
-    # short games as well: more game ends, banks that win, last rounds
-    "flip6": [{}, {"target_score": 20}],
-    "sevn": [{}, {"target_score": 60}],
-    "ratatat": [{"memory": m} for m in ("perfect_recall", "none", "seer")]
-    + [{"max_turns": 6, "num_rounds": 2}],
-    "thegame": [{"signals": s, "min_cards_when_empty": k} for s in (False, True) for k in (1, 2)],
-    "suicidium": [
-        {"mode": m, "expansion": x} for m in ("SURVIVE", "DEPRESSION") for x in (False, True)
-    ],
-}
-
-
 def configs() -> list[tuple[str, int, dict[str, Any]]]:
     out = []
     for name in envs.names():
         cls = envs.get_spec(name).engine_cls
         for n in range(cls.min_players, cls.max_players + 1):
-            for opts in OPTIONS.get(name, [{}]):
+            for opts in envs.get_spec(name).option_sets:  # the options that change the encoding
                 out.append((name, n, opts))
     return out
 

@@ -4,17 +4,8 @@ Each case below is one game (options, deal seed, agent per seat) played by scrip
 agents and written as a replay (:mod:`agents.tools.replay`) to ``tests/golden/<game>/<name>.jsonl``.
 ``tests/test_golden.py`` replays every file through the engine; after an intended rules change,
 re-record the game's files with this script and review the diff (``git diff --stat`` shows which
-games changed). Cases cover every player count and the options that change the rules:
-
-=========  =========================================================================================
-game       cases
-=========  =========================================================================================
-flip6      3-6 players x 5 deals; target_score 60 and 30; every dealer
-sevn       2-8 players x 3 deals; target_score 250 and 100; every dealer
-ratatat    2-6 players x memory perfect_recall / none / seer; num_rounds 1, max_turns cap, dealers
-thegame    1-5 players x signals off / on x 2 deals; min_cards_when_empty 2; first_player
-suicidium  2-5 players x SURVIVE / DEPRESSION x base / expansion deck; extra 4-player deals
-=========  =========================================================================================
+games changed). The cases are each game's ``golden`` in its manifest (``envs/<game>/__init__.py``):
+every player count and the options that change the rules (``rule_options``).
 """
 
 from __future__ import annotations
@@ -54,70 +45,15 @@ class Case:
         return {**self.options, "num_players": len(self.players)}
 
 
-def _lineup(agents: list[str], n: int, shift: int) -> tuple[str, ...]:
-    return tuple(agents[(shift + i) % len(agents)] for i in range(n))
-
-
 def _cases() -> list[Case]:
-    cases: list[Case] = []
-    flip6 = ["ev", "threshold", "random"]
-    for n in range(3, 7):
-        for k in range(5):
-            opts: dict[str, Any] = {"first_dealer": k % n}
-            if k == 4:
-                opts["target_score"] = 30
-            cases.append(Case("flip6", 100 * n + k, _lineup(flip6, n, k), opts))
-    sevn = ["ev", "threshold", "random"]
-    for n in range(2, 9):
-        for k in range(3):
-            opts = {"first_dealer": k % n, "target_score": 100 if k == 2 else 250}
-            cases.append(Case("sevn", 100 * n + k, _lineup(sevn, n, k), opts))
-    ratatat = ["tracker", "greedy", "random"]
-    for n in range(2, 7):
-        for k, memory in enumerate(("perfect_recall", "none", "seer")):
-            opts = {"memory": memory}
-            if n >= 4:
-                opts["num_rounds"] = 2  # keeps the bigger tables' files short
-            cases.append(Case("ratatat", 100 * n + k, _lineup(ratatat, n, k), opts))
-    cases += [
-        Case("ratatat", 901, ("random", "random", "tracker"), {"max_turns": 6}),  # R12 cap
-        Case("ratatat", 902, ("greedy", "tracker"), {"num_rounds": 1, "first_dealer": 1}),
-        Case("ratatat", 903, ("tracker",) * 4, {"num_rounds": 1, "memory": "none"}),
-        Case("ratatat", 904, ("random",) * 5, {"num_rounds": 1, "first_dealer": 3}),
-        Case("ratatat", 905, ("tracker", "random"), {"memory": "seer", "max_turns": 10}),
+    """Every registered game's golden cases, from its manifest (``GameSpec.golden``)."""
+    from cardarena.envs.core.registry import get_spec, names
+
+    return [
+        Case(game, c.seed, tuple(c.players), dict(c.options))
+        for game in names()
+        for c in get_spec(game).golden
     ]
-    thegame = ["planner", "greedy", "random"]
-    for n in range(1, 6):
-        for signals in (False, True):
-            for k in range(2):
-                opts = {"signals": signals}
-                if k == 1 and n > 1:
-                    opts["first_player"] = n - 1
-                shift = k + int(signals)
-                cases.append(
-                    Case("thegame", 100 * n + 10 * signals + k, _lineup(thegame, n, shift), opts)
-                )
-    cases += [
-        Case("thegame", 901, ("planner", "planner"), {"min_cards_when_empty": 2}),
-        Case(
-            "thegame",
-            902,
-            ("greedy", "random", "planner"),
-            {"min_cards_when_empty": 2, "signals": True},
-        ),
-    ]
-    suicidium = ["heuristic", "random"]
-    for n in range(2, 6):
-        for mode in ("SURVIVE", "DEPRESSION"):
-            for expansion in (False, True):
-                shift = n + int(expansion)
-                opts = {"mode": mode, "expansion": expansion}
-                seed = 100 * n + 10 * (mode == "DEPRESSION") + expansion
-                cases.append(Case("suicidium", seed, _lineup(suicidium, n, shift), opts))
-    for k in range(4):
-        mode = ("SURVIVE", "DEPRESSION")[k % 2]
-        cases.append(Case("suicidium", 900 + k, _lineup(suicidium, 4, k), {"mode": mode}))
-    return cases
 
 
 CASES: list[Case] = _cases()

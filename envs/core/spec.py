@@ -1,0 +1,238 @@
+"""The manifest of a game: everything the suite needs to know about it, in one typed place.
+
+Each game's ``envs/<game>/__init__.py`` holds one :class:`GameSpec` and nothing else of weight.
+Its code is named, not imported (``"cardarena.envs.flip6.rules:Flip6Game"``): a name is imported
+the first time it is used (``spec.engine_cls``, ``spec.encode``, ...), so that reading a manifest,
+listing the games or importing one game's ``rules.py`` loads no other game, no gymnasium, no
+PettingZoo and no torch. Baselines are agent spec names and a module path, never imports: envs
+never import agents.
+
+Every generic table of the suite reads these fields (the test harness, the rules-doc checks, the
+golden recorders, the picture leak check, the strength bench, the speed floors, the games page
+``docs/games.md``); ``tests/test_manifest.py`` registers a throw-away game and shows that each of
+them picks it up. A game missing a field the suite needs fails a test naming the field.
+
+This module imports nothing but the standard library and the errors, so that it stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardarena.envs.core.errors import ConfigError
+
+
+def resolve(name: str) -> Any:
+    """``"package.module:attr"`` (or ``"package.module"``) -> the object it names."""
+    module, _, attr = name.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+#: the gated ``pimc`` search setting of the points-race games (``docs/results/search.md``)
+GATED = "pimc:worlds={worlds},min_worlds={least},rollout={policy},horizon=round,value=leaf,gate=1.5"
+
+
+def lineup(agents: tuple[str, ...], n: int, shift: int) -> tuple[str, ...]:
+    """``n`` seats filled from ``agents`` in turn, starting at ``agents[shift]``."""
+    return tuple(agents[(shift + i) % len(agents)] for i in range(n))
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden playthrough: a deal seed, the agent spec of every seat (their number is the
+    player count) and the engine options (``tests/golden/record.py`` records it)."""
+
+    seed: int
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ZooClaim:
+    """A pretrained agent (``zoo:<agent>``) against the game's best baseline at ``num_players``
+    seats (``bench/strength.py``); ``claim`` is the verdict the docs give it (``"beats"``,
+    ``"below par"``, ``"at par"``), or None where none is checked."""
+
+    agent: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    num_players: int = 4
+    claim: str | None = None
+
+
+@dataclass(frozen=True)
+class SearchRow:
+    """The best search setting measured (``docs/results/search.md``): ``agent`` (an agent spec)
+    in one seat against the best baseline (a cooperative game: a team of it next to the baseline
+    team), reported by ``bench/strength.py --only search`` under ``label``."""
+
+    label: str
+    agent: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    num_players: int = 4
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A table of the baselines, weakest first (every seat rotation): claimed, each is above
+    the one before it (``bench/strength.py --only ladder``)."""
+
+    label: str
+    options: Mapping[str, Any]
+    deals: int
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the suite needs to know about one game.
+
+    ``engine`` names the engine class; ``encoder`` the module with ``encode(state, seat)``,
+    ``render(state, seat)`` and ``view(state, seat)``. The resolved objects are ``engine_cls``,
+    ``encode``, ``render`` and ``view`` (given directly, they replace what the names say:
+    ``dataclasses.replace(spec, encode=f)``, as the benches do).
+    """
+
+    name: str
+    #: ``"module:Class"`` of the :class:`~cardarena.envs.core.engine.GameEngine`
+    engine: str = ""
+    #: the module of ``encode``, ``render``, ``view`` (and ``OBS_SIZE``)
+    encoder: str = ""
+    #: the observation's length (``OBS_SIZE`` of the encoder; a test checks they agree)
+    obs_size: int = 0
+    #: the letter of the rule ids of ``docs/rules/<game>.md`` (F1, S3, ...)
+    rule_letter: str = ""
+    #: whether some seat cannot see some card (the picture and view leak checks then have work)
+    hides_information: bool = False
+    version: int = 0
+    cooperative: bool = False
+    #: options accepted by reset(options=...) besides those the engine's new_game takes
+    reset_options: tuple[str, ...] = ("deck",)
+    obs_low: float = -1.0
+    obs_high: float = 2.0
+    #: ``"module:function"`` laying out the ``rgb_array`` picture (``envs/core/pictures.py``)
+    picture: str | None = None
+    #: the module of ``encode_privileged(state, seat)`` and ``privileged_size(engine)``: the
+    #: hidden state a training run's privileged critic may read (``envs/<game>/privileged.py``)
+    privileged: str | None = None
+    #: the scripted baselines' agent spec names, weakest first (the last is the best baseline),
+    #: and the module whose ``BASELINES`` builds them (named, not imported)
+    baselines: tuple[str, ...] = ()
+    baselines_module: str | None = None
+    #: engine option sets that change the encoding or the rules: the golden observation digests,
+    #: the legality check and the play tests run each one at every player count they cover
+    option_sets: tuple[Mapping[str, Any], ...] = ({},)
+    #: engine options that change the rules -> the values the golden playthroughs must cover
+    #: (and the legality check runs, at a few player counts, in every combination)
+    rule_options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: the rule options whose every combination the golden set covers at every player count
+    golden_grid: tuple[str, ...] = ()
+    #: the golden playthroughs (at least 20, every player count, every value of ``option_sets``)
+    golden: tuple[GoldenCase, ...] = ()
+    #: the strength claims: zoo agents, baseline ladders, the best search settings
+    zoo: tuple[ZooClaim, ...] = ()
+    ladders: tuple[Ladder, ...] = ()
+    search: tuple[SearchRow, ...] = ()
+    #: player count -> the least plain-loop speed, as a multiple of PettingZoo's texas_holdem_v4
+    #: (``tests/test_throughput.py``; counts not named must reach its 3x bar)
+    speed_floors: Mapping[int, float] = field(default_factory=dict)
+    #: the shipped round-value fits of the search (``agents/zoo/leaf/<game>_<policy>_<n>p.npz``):
+    #: (rollout policy, player count) pairs
+    round_values: tuple[tuple[str, int], ...] = ()
+    #: what kind of game it is, in a few words (the games page, ``docs/games.md``)
+    summary: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    # Resolved from ``engine`` / ``encoder`` on first use unless given (see the class docstring).
+    engine_cls: type | None = field(default=None, repr=False, compare=False)
+    encode: Callable[[Any, int], Any] | None = field(default=None, repr=False, compare=False)
+    render: Callable[[Any, int | None], str] | None = field(default=None, repr=False, compare=False)
+    view: Callable[[Any, int], Any] | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise ConfigError("GameSpec needs a name")
+        for lazy in _LAZY:
+            if self.__dict__.get(lazy) is None:
+                del self.__dict__[lazy]  # read from the names on first use (__getattr__)
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr not in _LAZY:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+        source = self.engine if attr == "engine_cls" else self.encoder
+        if not source:
+            which = "engine" if attr == "engine_cls" else "encoder"
+            raise ConfigError(f"{self.name}: the manifest (GameSpec) has no {which!r}")
+        value = resolve(source) if attr == "engine_cls" else getattr(resolve(source), attr)
+        self.__dict__[attr] = value  # cached: later reads are plain attribute reads
+        return value
+
+    @property
+    def env_id(self) -> str:
+        return f"cardarena/{self.name}-v{self.version}"
+
+    @property
+    def layout(self) -> Callable[[Any, Any], Any] | None:
+        """The picture's layout function (``picture`` resolved), or None: the text table."""
+        if "picture" in self.extra:  # a layout given directly (tests)
+            return self.extra["picture"]
+        return resolve(self.picture) if self.picture else None
+
+    def privileged_module(self) -> Any:
+        """The module named by ``privileged``, or a :class:`ConfigError` saying the game has none."""
+        if not self.privileged:
+            raise ConfigError(
+                f"policy.privileged_critic: {self.name} has no privileged encoding (its "
+                "manifest names no 'privileged' module); set it to false"
+            )
+        return resolve(self.privileged)
+
+    def best_baseline(self) -> str:
+        return self.baselines[-1] if self.baselines else "random"
+
+    def make_engine(self, **options: Any) -> Any:
+        cls = self.engine_cls
+        try:
+            return cls(**options)
+        except TypeError as err:  # unknown keyword: say which options exist
+            known = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+            raise ConfigError(
+                f"{self.name}: bad option ({err}). Options of {self.name}: {known}, render_mode and render_seat."
+            ) from None
+
+    def option_default(self, option: str) -> Any:
+        """The engine's default value of ``option`` (its ``__init__`` signature)."""
+        param = inspect.signature(self.engine_cls.__init__).parameters.get(option)
+        if param is None or param.default is inspect.Parameter.empty:
+            raise ConfigError(f"{self.name}: the engine has no option {option!r} with a default")
+        return param.default
+
+
+#: fields read from ``engine`` / ``encoder`` when not given
+_LAZY = ("engine_cls", "encode", "render", "view")
+for _name in _LAZY:  # no class attribute: a missing instance attribute reaches __getattr__
+    delattr(GameSpec, _name)
+
+#: the fields every game's manifest must fill for the suite's generic tests to apply
+REQUIRED = (
+    "engine",
+    "encoder",
+    "obs_size",
+    "rule_letter",
+    "picture",
+    "privileged",
+    "baselines",
+    "baselines_module",
+    "golden",
+    "ladders",
+    "summary",
+)
+
+
+def missing_fields(spec: GameSpec) -> list[str]:
+    """The :data:`REQUIRED` fields ``spec`` leaves empty (tests name them in their failures)."""
+    return [f for f in REQUIRED if not getattr(spec, f)]
