@@ -42,52 +42,29 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from cardarena import envs  # noqa: E402
+
+#: the claims below come from each game's manifest (``zoo``, ``search``, ``ladders`` of the
+#: ``GameSpec`` in ``envs/<game>/__init__.py``): a game added there is measured here
+_SPECS = [envs.get_spec(name) for name in envs.names()]
 #: zoo agent -> (game, env options, table size)
-ZOO = {
-    "flip6": ("flip6", {}, 4),
-    "sevn": ("sevn", {}, 4),
-    "ratatat": ("ratatat", {}, 4),
-    "suicidium_survive": ("suicidium", {"mode": "SURVIVE"}, 4),
-    "suicidium_depression": ("suicidium", {"mode": "DEPRESSION"}, 4),
-    "thegame": ("thegame", {}, 2),
-}
+ZOO = {z.agent: (s.name, dict(z.options), z.num_players) for s in _SPECS for z in s.zoo}
 #: a cooperative (team) zoo row plays this many times --deals: one game per deal instead of one
 #: per seat rotation, so it counts as many games as a 4-player row
 TEAM_DEALS = 4
 #: the verdict the docs give each zoo agent against its game's best baseline (thegame's team
 #: claim is "does not beat": no claim is checked for it)
-CLAIMS = {
-    "flip6": "beats",
-    "ratatat": "beats",
-    "sevn": "below par",
-    "suicidium_survive": "below par",
-    "suicidium_depression": "below par",
-}
+CLAIMS = {z.agent: z.claim for s in _SPECS for z in s.zoo if z.claim is not None}
 #: search rows: label -> (game, env options, table size, agent spec): the best search setting
 #: measured per game (docs/results/search.md), one seat against the best baseline in the others;
 #: cooperative thegame: a search team next to the best baseline team on the same deals
-GATED = "pimc:worlds={worlds},min_worlds={least},rollout={policy},horizon=round,value=leaf,gate=1.5"
-SUICIDIUM = "pimc:worlds=4,min_worlds=2,rollout=heuristic,gate=1.5"  # whole-game rollouts
 SEARCH = {
-    "flip6": ("flip6", {}, 4, GATED.format(worlds=64, least=6, policy="ev")),
-    "sevn": ("sevn", {}, 4, GATED.format(worlds=64, least=6, policy="ev")),
-    "ratatat": ("ratatat", {}, 4, GATED.format(worlds=6, least=4, policy="tracker")),
-    "suicidium_survive": ("suicidium", {"mode": "SURVIVE"}, 4, SUICIDIUM),
-    "suicidium_depression": ("suicidium", {"mode": "DEPRESSION"}, 4, SUICIDIUM),
-    "thegame_2p": ("thegame", {}, 2, "ismcts:iterations=200"),
-    "thegame_4p": ("thegame", {}, 4, "ismcts:iterations=200"),
+    r.label: (s.name, dict(r.options), r.num_players, r.agent) for s in _SPECS for r in s.search
 }
 #: deck seeds of the search rows: never used while choosing the settings
 SEARCH_FIRST_SEED = 9_100_000
-#: ladder tables: game -> (options, deals); 3 seats meet directly, suicidium alternates at 4
-LADDERS = {
-    "flip6": ({"num_players": 3}, 300),
-    "sevn": ({"num_players": 3}, 200),
-    "ratatat": ({"num_players": 3}, 300),
-    "suicidium": ({"num_players": 4, "mode": "SURVIVE"}, 60),
-    "suicidium-depression": ({"num_players": 4, "mode": "DEPRESSION"}, 60),
-    "thegame": ({"num_players": 2}, 150),
-}
+#: ladder tables: label -> (game, options, deals); 3 seats meet directly, suicidium alternates at 4
+LADDERS = {t.label: (s.name, dict(t.options), t.deals) for s in _SPECS for t in s.ladders}
 #: suicidium heuristic settings: (mode, former setting, deals)
 SETTINGS = [("SURVIVE", "draw_margin=5", 250), ("DEPRESSION", "lift_weight=0.6", 1000)]
 Z95 = 1.959963984540054
@@ -194,8 +171,7 @@ def ladder_rows(workers: int, scale: float) -> list[dict[str, Any]]:
     from cardarena.envs import get_spec
 
     rows = []
-    for label, (options, deals) in LADDERS.items():
-        game = label.split("-")[0]
+    for game, options, deals in LADDERS.values():
         names = scripted_names(game)
         deals = max(10, int(deals * scale))
         if get_spec(game).cooperative:  # fewer cards left is better

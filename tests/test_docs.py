@@ -250,7 +250,9 @@ def games_table() -> str:
     for game in envs.names():
         spec = envs.get_spec(game)
         cls = spec.engine_cls
-        results = f"[{game}](results/{game}.md)" if (DOCS / "results" / f"{game}.md").exists() else "-"
+        results = (
+            f"[{game}](results/{game}.md)" if (DOCS / "results" / f"{game}.md").exists() else "-"
+        )
         lines.append(
             f"| `{game}` | {cls.min_players}-{cls.max_players} | {spec.summary} "
             f"| [{rule_range(game)}](rules/{game}.md) | {cls.num_actions} / {spec.obs_size} "

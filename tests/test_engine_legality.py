@@ -10,6 +10,7 @@ accepted by ``apply`` exactly when ``legal_actions`` lists it (an illegal one ra
 from __future__ import annotations
 
 import copy
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -18,16 +19,29 @@ import pytest
 from cardarena import envs
 from cardarena.envs.core.engine import IllegalActionError
 
-CONFIGS = [
-    pytest.param("suicidium", n, {"mode": m, "expansion": x}, id=f"suicidium-{n}p-{m}-{x}")
-    for n in (2, 3, 5)
-    for m in ("SURVIVE", "DEPRESSION")
-    for x in (False, True)
-] + [
-    pytest.param("thegame", n, {"signals": s}, id=f"thegame-{n}p-{s}")
-    for n in (1, 3, 5)
-    for s in (False, True)
-]
+
+def _configs() -> list[Any]:
+    """Every game at its least, a middle and its largest player count, in every combination of
+    the options that change its rules (``rule_options`` of its manifest)."""
+    out = []
+    for name in envs.names():
+        spec = envs.get_spec(name)
+        cls = spec.engine_cls
+        counts = sorted(
+            {cls.min_players, (cls.min_players + cls.max_players) // 2, cls.max_players}
+        )
+        keys = list(spec.rule_options)
+        for n in counts:
+            for values in product(*(spec.rule_options[k] for k in keys)):
+                options = dict(zip(keys, values, strict=True))
+                tag = "-".join(str(v) for v in values)
+                out.append(
+                    pytest.param(name, n, options, id=f"{name}-{n}p" + (f"-{tag}" if tag else ""))
+                )
+    return out
+
+
+CONFIGS = _configs()
 
 
 @pytest.mark.parametrize(("name", "n", "options"), CONFIGS)

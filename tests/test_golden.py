@@ -55,7 +55,9 @@ def test_golden_set_covers_every_game_player_count_and_rules_option():
         grid = spec.golden_grid
         combos = {(len(c.players), *(value(c, k) for k in grid)) for c in cases}
         wanted = {(n, *v) for n in counts for v in product(*(spec.rule_options[k] for k in grid))}
-        assert wanted <= combos, f"{game}: golden_grid combinations missing: {sorted(wanted - combos)}"
+        assert wanted <= combos, (
+            f"{game}: golden_grid combinations missing: {sorted(wanted - combos)}"
+        )
 
 
 def test_golden_files_are_all_cases_and_small():

@@ -15,8 +15,8 @@ from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.pictures import OBSERVER, picture
 
 GAMES = envs.names()
-#: games with cards some seat cannot see
-HIDDEN = ["ratatat", "thegame", "suicidium"]
+#: games with cards some seat cannot see (``hides_information`` of their manifests)
+HIDDEN = [g for g in GAMES if envs.get_spec(g).hides_information]
 
 
 def _is_picture(image: object) -> bool:
@@ -126,7 +126,7 @@ def test_own_cards_face_up_others_hidden(game):
 
 
 def test_a_game_without_a_layout_is_drawn_as_its_text():
-    spec = dataclasses.replace(envs.get_spec("flip6"), extra={})
+    spec = dataclasses.replace(envs.get_spec("flip6"), picture=None)
     engine = spec.make_engine()
     state = engine.new_game(np.random.default_rng(0))
     image = picture(spec, state, 0)

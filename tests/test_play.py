@@ -16,22 +16,27 @@ import pytest
 from cardarena.agents.tools.play import parse_entry, play_human, screen, seat_specs, table_size
 from cardarena.agents.tools.replay import full_view
 from cardarena.envs.core.engine import ConfigError
-from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.registry import get_spec, names
 from cardarena.envs.core.replay import Replay, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# a table per game, with the options that change what a seat sees
-TABLES = [
-    ("flip6", {"num_players": 3}, ["tiny_policy:make", "threshold"]),  # a network agent too
-    ("sevn", {"num_players": 3, "target_score": 60}, ["ev", "random"]),
-    ("ratatat", {"num_players": 3, "num_rounds": 1}, ["tracker", "greedy"]),
-    ("ratatat", {"num_players": 2, "num_rounds": 1, "memory": "none"}, ["tracker"]),
-    ("ratatat", {"num_players": 2, "num_rounds": 1, "memory": "seer"}, ["greedy"]),
-    ("thegame", {"num_players": 3, "signals": True}, ["planner", "greedy"]),
-    ("suicidium", {"num_players": 3, "mode": "DEPRESSION"}, ["heuristic", "random"]),
-    ("suicidium", {"num_players": 5, "expansion": True}, ["heuristic", "random"]),
-]
+
+def _tables() -> list[tuple[str, dict, list[str]]]:
+    """Every game's ``play_tables`` (its manifest: short tables with the options that change what
+    a seat sees), the person next to the best baselines (or random); and a network agent."""
+    tables = []
+    for game in names():
+        spec = get_spec(game)
+        agents = [*reversed(spec.baselines), "random"]
+        for options in spec.play_tables:
+            n = options.get("num_players", spec.option_default("num_players"))
+            tables.append((game, dict(options), agents[: min(2, n - 1)]))
+    first = tables[0]
+    return [*tables, (first[0], first[1], ["tiny_policy:make", *first[2][1:]])]
+
+
+TABLES = _tables()
 
 
 class Answers(io.StringIO):

@@ -13,7 +13,7 @@ import pytest
 import cardarena.evaluate as evaluate
 from cardarena.agents.evaluation.tournament import run_tournament
 from cardarena.agents.tools.replay import main, view
-from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.registry import get_spec, names
 from cardarena.envs.core.replay import Replay, ReplayFormatError, record_game, verify
 
 
@@ -153,14 +153,13 @@ def test_a_file_cut_while_writing_still_loads_but_does_not_verify(thegame_replay
 
 
 @pytest.mark.parametrize(
-    "game,options",
-    [("sevn", {"num_players": 5}), ("suicidium", {"num_players": 3, "expansion": True}),
-     ("ratatat", {"num_players": 4, "memory": "none"})],
-)  # fmt: skip
+    "game,options", [(g, dict(get_spec(g).play_tables[-1])) for g in names()]
+)  # every game's last play table (its manifest)
 def test_every_game_round_trips_and_a_changed_action_is_caught(game, options, tmp_path):
     path = tmp_path / "g.jsonl"
     actions = _played(game, options, 3)
-    result = record_game(path, game, options, 3, ["random"] * options["num_players"], actions)
+    seats = get_spec(game).make_engine(**options).num_players
+    result = record_game(path, game, options, 3, ["random"] * seats, actions)
     assert verify(path).ok and result["steps"] == len(actions)
     engine = get_spec(game).make_engine(**options)
     state = engine.new_game(np.random.default_rng(3))

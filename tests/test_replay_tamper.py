@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from cardarena.agents.tools.replay import main
+from cardarena.envs.core.registry import names
 from cardarena.envs.core.replay import FORMAT, Replay, record_game, verify
 from tests.golden.record import CASES
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ["flip6", "sevn", "ratatat", "thegame", "suicidium"]
+GAMES = names()
 
 
 def _n(path: Path) -> int:
@@ -26,7 +27,10 @@ def _n(path: Path) -> int:
 
 
 # one golden file per game, long enough for every tampering (two checks at least)
-GOLDEN = {g: next(c.path for c in CASES if c.game == g and _n(c.path) > 70) for g in GAMES}
+def golden_file(game: str) -> Path:
+    long = [c.path for c in CASES if c.game == game and c.path.exists() and _n(c.path) > 70]
+    assert long, f"{game}: no golden playthrough of over 70 actions (GameSpec.golden, recorded)"
+    return long[0]
 
 
 def _format2(src: Path, dst: Path) -> Path:
@@ -223,7 +227,7 @@ def _write(path: Path, lines: Lines) -> Path:
 def sources(tmp_path_factory):
     """Per game: the golden file (format 1) and the same game re-recorded (format 2)."""
     d = tmp_path_factory.mktemp("fmt2")
-    return {g: (GOLDEN[g], _format2(GOLDEN[g], d / f"{g}.jsonl")) for g in GAMES}
+    return {g: (golden_file(g), _format2(golden_file(g), d / f"{g}.jsonl")) for g in GAMES}
 
 
 def test_the_sources_verify_and_there_are_enough_tamperings(sources):

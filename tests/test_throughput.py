@@ -29,19 +29,12 @@ MIN_RATIO = 3.0
 #: cases that have not reached the bar yet (2.2-3.0x in the plain loop on a loaded 2-core machine,
 #: 2026-12-01, bench/README.md "Plain loop"; flip6, ratatat and thegame re-measured after their
 #: second encoder pass, still 2.6-3.1x: bench/README.md "Encoders, second pass"): held at these
-#: floors instead, so that a regression like sevn's (a halving) still fails. Delete an entry once
-#: its game is at 3x.
+#: floors instead (``speed_floors`` of each game's manifest), so that a regression like sevn's (a
+#: halving) still fails. Delete an entry once its game is at 3x.
 FLOORS = {
-    ("flip6", 4): 2.0,
-    ("flip6", 6): 2.0,
-    ("ratatat", 4): 2.0,
-    ("ratatat", 6): 2.0,
-    ("sevn", 4): 1.8,
-    ("sevn", 8): 1.6,
-    ("suicidium", 4): 2.0,
-    ("suicidium", 5): 1.8,
-    ("thegame", 4): 2.0,
-    ("thegame", 5): 2.0,
+    (name, n): floor
+    for name in envs.names()
+    for n, floor in envs.get_spec(name).speed_floors.items()
 }
 #: seconds per timed run and interleaved pairs of the quick measurement, and of the confirmation
 #: (the median of 5 longer pairs); at most 10 x (1.5 + 5) s when every case needs confirming

@@ -26,8 +26,11 @@ from typing import Any
 from cardarena.envs.core.errors import ConfigError
 
 
-def resolve(name: str) -> Any:
-    """``"package.module:attr"`` (or ``"package.module"``) -> the object it names."""
+def resolve(name: Any) -> Any:
+    """``"package.module:attr"`` (or ``"package.module"``) -> the object it names; anything
+    but a string is already the object (a test's manifest may give its code directly)."""
+    if not isinstance(name, str):
+        return name
     module, _, attr = name.partition(":")
     obj: Any = importlib.import_module(module)
     for part in attr.split(".") if attr else ():
@@ -116,10 +119,10 @@ class GameSpec:
     obs_low: float = -1.0
     obs_high: float = 2.0
     #: ``"module:function"`` laying out the ``rgb_array`` picture (``envs/core/pictures.py``)
-    picture: str | None = None
+    picture: str | Callable[..., Any] | None = None
     #: the module of ``encode_privileged(state, seat)`` and ``privileged_size(engine)``: the
     #: hidden state a training run's privileged critic may read (``envs/<game>/privileged.py``)
-    privileged: str | None = None
+    privileged: str | Any | None = None
     #: the scripted baselines' agent spec names, weakest first (the last is the best baseline),
     #: and the module whose ``BASELINES`` builds them (named, not imported)
     baselines: tuple[str, ...] = ()
@@ -132,6 +135,9 @@ class GameSpec:
     rule_options: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     #: the rule options whose every combination the golden set covers at every player count
     golden_grid: tuple[str, ...] = ()
+    #: short tables (engine options, ``num_players`` included) with the options that change what
+    #: a seat sees: the human-play and replay tests play each one
+    play_tables: tuple[Mapping[str, Any], ...] = ({},)
     #: the golden playthroughs (at least 20, every player count, every value of ``option_sets``)
     golden: tuple[GoldenCase, ...] = ()
     #: the strength claims: zoo agents, baseline ladders, the best search settings
@@ -178,8 +184,6 @@ class GameSpec:
     @property
     def layout(self) -> Callable[[Any, Any], Any] | None:
         """The picture's layout function (``picture`` resolved), or None: the text table."""
-        if "picture" in self.extra:  # a layout given directly (tests)
-            return self.extra["picture"]
         return resolve(self.picture) if self.picture else None
 
     def privileged_module(self) -> Any:
@@ -234,5 +238,10 @@ REQUIRED = (
 
 
 def missing_fields(spec: GameSpec) -> list[str]:
-    """The :data:`REQUIRED` fields ``spec`` leaves empty (tests name them in their failures)."""
-    return [f for f in REQUIRED if not getattr(spec, f)]
+    """The :data:`REQUIRED` fields ``spec`` leaves empty (tests name them in their failures);
+    ``engine`` / ``encoder`` count as given when their objects are."""
+    given = {
+        "engine": "engine_cls" in spec.__dict__,
+        "encoder": all(f in spec.__dict__ for f in ("encode", "render", "view")),
+    }
+    return [f for f in REQUIRED if not (getattr(spec, f) or given.get(f))]

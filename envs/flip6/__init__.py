@@ -50,6 +50,7 @@ SPEC = GameSpec(
     option_sets=({}, {"target_score": 20}),  # short games too: more game ends, last rounds
     rule_options={"target_score": (60, 30)},
     golden_grid=("target_score",),
+    play_tables=({"num_players": 3},),
     golden=_golden(),
     zoo=(ZooClaim("flip6", claim="beats"),),
     ladders=(Ladder("flip6", {"num_players": 3}, 300),),

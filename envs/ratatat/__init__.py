@@ -69,6 +69,11 @@ SPEC = GameSpec(
     option_sets=(*({"memory": m} for m in MEMORY), {"max_turns": 6, "num_rounds": 2}),
     rule_options={"memory": MEMORY},
     golden_grid=("memory",),
+    play_tables=(
+        {"num_players": 3, "num_rounds": 1},
+        {"num_players": 2, "num_rounds": 1, "memory": "none"},
+        {"num_players": 2, "num_rounds": 1, "memory": "seer"},
+    ),
     golden=_golden(),
     zoo=(ZooClaim("ratatat", claim="beats"),),
     ladders=(Ladder("ratatat", {"num_players": 3}, 300),),

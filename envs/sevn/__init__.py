@@ -62,6 +62,7 @@ SPEC = GameSpec(
     option_sets=({}, {"target_score": 60}),  # short games too: more game ends, last rounds
     rule_options={"target_score": (250, 100)},
     golden_grid=("target_score",),
+    play_tables=({"num_players": 3, "target_score": 60},),
     golden=_golden(),
     zoo=(ZooClaim("sevn", claim="below par"),),
     ladders=(Ladder("sevn", {"num_players": 3}, 200),),

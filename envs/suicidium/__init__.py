@@ -83,6 +83,7 @@ SPEC = GameSpec(
     option_sets=tuple({"mode": m, "expansion": x} for m in MODES for x in (False, True)),
     rule_options={"mode": MODES, "expansion": (False, True)},
     golden_grid=("mode", "expansion"),
+    play_tables=({"num_players": 3, "mode": "DEPRESSION"}, {"num_players": 5, "expansion": True}),
     golden=_golden(),
     zoo=(
         ZooClaim("suicidium_survive", {"mode": "SURVIVE"}, claim="below par"),

@@ -61,6 +61,7 @@ SPEC = GameSpec(
     ),
     rule_options={"signals": (False, True), "min_cards_when_empty": (1, 2)},
     golden_grid=("signals",),
+    play_tables=({"num_players": 3, "signals": True},),
     golden=_golden(),
     # the team claim is "does not beat the planner team": nothing is checked
     zoo=(ZooClaim("thegame", num_players=2),),

@@ -36,6 +36,7 @@ GOLDEN = Path(__file__).resolve().parent / "observations.json"
 STATES_PER_CONFIG = 120
 CHECK_PROB = 0.2
 
+
 def configs() -> list[tuple[str, int, dict[str, Any]]]:
     out = []
     for name in envs.names():
