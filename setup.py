@@ -32,6 +32,7 @@ setup(
     packages=packages(),
     package_dir=FOLDERS,
     package_data={
+        "": ["game.toml"],  # every game's manifest (envs/<game>/game.toml)
         "cardarena.agents": ["zoo/*.zip", "zoo/*.json", "zoo/leaf/*.npz"],
         "cardarena.envs.suicidium": ["*.yaml"],
         "cardarena.configs": ["*.yaml"],

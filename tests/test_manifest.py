@@ -440,3 +440,24 @@ def test_registering_refuses_a_taken_name_and_non_manifests() -> None:
         envs.get_spec("nope")
     with pytest.raises(ConfigError, match="has no 'engine'"):
         _ = GameSpec(name="bare").engine_cls
+
+
+def test_a_manifest_file_is_read_field_by_field_with_clear_errors() -> None:
+    from cardarena.envs.core.spec import manifest_from_dict
+
+    spec = manifest_from_dict(
+        {"name": "x", "speed_floors": {"4": 2}, "golden": [{"seed": 1, "players": ["a", "b"]}]}
+    )
+    assert spec.speed_floors == {4: 2.0} and spec.golden == (GoldenCase(1, ("a", "b")),)
+    with pytest.raises(ConfigError, match="unknown key 'obs_sise'"):
+        manifest_from_dict({"name": "x", "obs_sise": 3})
+    with pytest.raises(ConfigError, match="obs_size must be an int, got '3'"):
+        manifest_from_dict({"name": "x", "obs_size": "3"})
+    with pytest.raises(ConfigError, match=r"golden\[0\]: unknown keys \['seat'\]"):
+        manifest_from_dict({"name": "x", "golden": [{"seed": 1, "seat": 2}]})
+    with pytest.raises(ConfigError, match=r"zoo\[0\].*agent"):
+        manifest_from_dict({"name": "x", "zoo": [{"claim": "beats"}]})
+    with pytest.raises(ConfigError, match="speed_floors maps player counts"):
+        manifest_from_dict({"name": "x", "speed_floors": {"four": 2}})
+    with pytest.raises(ConfigError, match="no name"):
+        manifest_from_dict({"obs_size": 3})

@@ -17,6 +17,7 @@ This module imports nothing but the standard library and the errors, so that it 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
@@ -36,15 +37,6 @@ def resolve(name: Any) -> Any:
     for part in attr.split(".") if attr else ():
         obj = getattr(obj, part)
     return obj
-
-
-#: the gated ``pimc`` search setting of the points-race games (``docs/results/search.md``)
-GATED = "pimc:worlds={worlds},min_worlds={least},rollout={policy},horizon=round,value=leaf,gate=1.5"
-
-
-def lineup(agents: tuple[str, ...], n: int, shift: int) -> tuple[str, ...]:
-    """``n`` seats filled from ``agents`` in turn, starting at ``agents[shift]``."""
-    return tuple(agents[(shift + i) % len(agents)] for i in range(n))
 
 
 @dataclass(frozen=True)
@@ -245,3 +237,111 @@ def missing_fields(spec: GameSpec) -> list[str]:
         "encoder": all(f in spec.__dict__ for f in ("encode", "render", "view")),
     }
     return [f for f in REQUIRED if not (getattr(spec, f) or given.get(f))]
+
+
+# ---- reading a manifest file ----------------------------------------------------------------------
+
+#: the manifest's file name, beside the game package's ``__init__.py``
+MANIFEST_FILE = "game.toml"
+#: tables of the file -> the dataclass each row becomes
+_ROWS: dict[str, type] = {
+    "golden": GoldenCase,
+    "zoo": ZooClaim,
+    "ladders": Ladder,
+    "search": SearchRow,
+}
+#: plain fields -> the TOML type they must have
+_PLAIN: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "engine": str,
+    "encoder": str,
+    "obs_size": int,
+    "rule_letter": str,
+    "hides_information": bool,
+    "version": int,
+    "cooperative": bool,
+    "reset_options": list,
+    "obs_low": (int, float),
+    "obs_high": (int, float),
+    "picture": str,
+    "privileged": str,
+    "baselines": list,
+    "baselines_module": str,
+    "option_sets": list,
+    "rule_options": dict,
+    "golden_grid": list,
+    "play_tables": list,
+    "speed_floors": dict,
+    "round_values": list,
+    "summary": str,
+}
+
+
+def _row(cls: type, row: Any, where: str) -> Any:
+    if not isinstance(row, dict):
+        raise ConfigError(f"{where}: each entry must be a table, got {row!r}")
+    names = [f.name for f in dataclasses.fields(cls)]
+    unknown = sorted(set(row) - set(names))
+    if unknown:
+        raise ConfigError(f"{where}: unknown keys {unknown}; the keys are {names}")
+    try:
+        built = cls(**row)
+    except TypeError as err:
+        raise ConfigError(f"{where}: {err} (the keys are {names})") from None
+    if isinstance(built, GoldenCase):
+        built = dataclasses.replace(built, players=tuple(built.players))
+    return built
+
+
+def manifest_from_dict(data: dict[str, Any], where: str = "manifest") -> GameSpec:
+    """A :class:`GameSpec` from a manifest file's data; an unknown key or a value of the wrong
+    type is a :class:`ConfigError` naming it."""
+    kwargs: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in _ROWS:
+            if not isinstance(value, list):
+                raise ConfigError(f"{where}: {key} must be a list of tables, got {value!r}")
+            rows = [_row(_ROWS[key], r, f"{where}: {key}[{i}]") for i, r in enumerate(value)]
+            kwargs[key] = tuple(rows)
+            continue
+        if key not in _PLAIN:
+            raise ConfigError(
+                f"{where}: unknown key {key!r}; the keys are {sorted({*_PLAIN, *_ROWS})}"
+            )
+        if not isinstance(value, _PLAIN[key]) or (_PLAIN[key] is int and isinstance(value, bool)):
+            want = _PLAIN[key]
+            shown = {str: "a string", int: "an int", bool: "true or false", list: "a list"}
+            raise ConfigError(
+                f"{where}: {key} must be {shown.get(want, 'a table') if isinstance(want, type) else 'a number'}, got {value!r}"
+            )
+        if key == "speed_floors":
+            try:
+                value = {int(n): float(v) for n, v in value.items()}
+            except (TypeError, ValueError):
+                raise ConfigError(
+                    f"{where}: speed_floors maps player counts to numbers, got {value!r}"
+                ) from None
+        elif key == "rule_options":
+            value = {k: tuple(v) if isinstance(v, list) else (v,) for k, v in value.items()}
+        elif key == "round_values":
+            value = tuple(tuple(v) for v in value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[key] = value
+    if "name" not in kwargs:
+        raise ConfigError(f"{where}: no name")
+    return GameSpec(**kwargs)
+
+
+def load_manifest(package: str) -> GameSpec:
+    """The manifest of the game package ``package`` (its ``game.toml``)."""
+    import importlib.resources
+    import tomllib
+
+    where = f"{package.replace('.', '/')}/{MANIFEST_FILE}"
+    try:
+        text = (importlib.resources.files(package) / MANIFEST_FILE).read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{where}: {err}") from None
+    return manifest_from_dict(data, where)

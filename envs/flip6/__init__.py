@@ -12,51 +12,7 @@ reward             0 until the end; winners share +1, the others share -1 (sum 0
 """
 
 from cardarena.envs.core.registry import factories
-from cardarena.envs.core.spec import (
-    GATED,
-    GameSpec,
-    GoldenCase,
-    Ladder,
-    SearchRow,
-    ZooClaim,
-    lineup,
-)
+from cardarena.envs.core.spec import load_manifest
 
-
-def _golden() -> tuple[GoldenCase, ...]:
-    """3-6 players x 5 deals; target_score 60 and 30; every dealer."""
-    cases = []
-    for n in range(3, 7):
-        for k in range(5):
-            opts: dict = {"first_dealer": k % n}
-            if k == 4:
-                opts["target_score"] = 30
-            cases.append(GoldenCase(100 * n + k, lineup(("ev", "threshold", "random"), n, k), opts))
-    return tuple(cases)
-
-
-SPEC = GameSpec(
-    name="flip6",
-    summary="push-your-luck, 26 cards, first to 60",
-    engine="cardarena.envs.flip6.rules:Flip6Game",
-    encoder="cardarena.envs.flip6.encoding",
-    obs_size=225,
-    rule_letter="F",
-    reset_options=("deck", "scores", "dealer"),
-    picture="cardarena.envs.flip6.pictures:layout",
-    privileged="cardarena.envs.flip6.privileged",
-    baselines=("threshold", "ev"),
-    baselines_module="cardarena.agents.baselines.flip6",
-    option_sets=({}, {"target_score": 20}),  # short games too: more game ends, last rounds
-    rule_options={"target_score": (60, 30)},
-    golden_grid=("target_score",),
-    play_tables=({"num_players": 3},),
-    golden=_golden(),
-    zoo=(ZooClaim("flip6", claim="beats"),),
-    ladders=(Ladder("flip6", {"num_players": 3}, 300),),
-    search=(SearchRow("flip6", GATED.format(worlds=64, least=6, policy="ev")),),
-    speed_floors={4: 2.0, 6: 2.0},
-    round_values=(("ev", 4),),
-)
-
+SPEC = load_manifest(__name__)  # the game's facts: game.toml beside this file
 env, raw_env = factories(SPEC)

@@ -19,67 +19,7 @@ reward             0 until the end; the lowest totals share +1, the others share
 """
 
 from cardarena.envs.core.registry import factories
-from cardarena.envs.core.spec import (
-    GATED,
-    GameSpec,
-    GoldenCase,
-    Ladder,
-    SearchRow,
-    ZooClaim,
-    lineup,
-)
+from cardarena.envs.core.spec import load_manifest
 
-MEMORY = ("perfect_recall", "none", "seer")
-
-
-def _golden() -> tuple[GoldenCase, ...]:
-    """2-6 players x memory perfect_recall / none / seer; num_rounds 1, max_turns cap, dealers."""
-    cases = []
-    for n in range(2, 7):
-        for k, memory in enumerate(MEMORY):
-            opts: dict = {"memory": memory}
-            if n >= 4:
-                opts["num_rounds"] = 2  # keeps the bigger tables' files short
-            cases.append(
-                GoldenCase(100 * n + k, lineup(("tracker", "greedy", "random"), n, k), opts)
-            )
-    return (
-        *cases,
-        GoldenCase(901, ("random", "random", "tracker"), {"max_turns": 6}),  # R12 cap
-        GoldenCase(902, ("greedy", "tracker"), {"num_rounds": 1, "first_dealer": 1}),
-        GoldenCase(903, ("tracker",) * 4, {"num_rounds": 1, "memory": "none"}),
-        GoldenCase(904, ("random",) * 5, {"num_rounds": 1, "first_dealer": 3}),
-        GoldenCase(905, ("tracker", "random"), {"memory": "seer", "max_turns": 10}),
-    )
-
-
-SPEC = GameSpec(
-    name="ratatat",
-    summary="memory game: four face-down cards, swap / peek / draw-two, lowest total wins",
-    engine="cardarena.envs.ratatat.rules:RatatatGame",
-    encoder="cardarena.envs.ratatat.encoding",
-    obs_size=547,
-    rule_letter="R",
-    hides_information=True,
-    reset_options=("deck", "scores", "dealer", "round_index"),
-    picture="cardarena.envs.ratatat.pictures:layout",
-    privileged="cardarena.envs.ratatat.privileged",
-    baselines=("greedy", "tracker"),
-    baselines_module="cardarena.agents.baselines.ratatat",
-    option_sets=(*({"memory": m} for m in MEMORY), {"max_turns": 6, "num_rounds": 2}),
-    rule_options={"memory": MEMORY},
-    golden_grid=("memory",),
-    play_tables=(
-        {"num_players": 3, "num_rounds": 1},
-        {"num_players": 2, "num_rounds": 1, "memory": "none"},
-        {"num_players": 2, "num_rounds": 1, "memory": "seer"},
-    ),
-    golden=_golden(),
-    zoo=(ZooClaim("ratatat", claim="beats"),),
-    ladders=(Ladder("ratatat", {"num_players": 3}, 300),),
-    search=(SearchRow("ratatat", GATED.format(worlds=6, least=4, policy="tracker")),),
-    speed_floors={4: 2.0, 6: 2.0},
-    round_values=(("tracker", 4),),
-)
-
+SPEC = load_manifest(__name__)  # the game's facts: game.toml beside this file
 env, raw_env = factories(SPEC)

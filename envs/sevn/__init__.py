@@ -23,52 +23,7 @@ random      400    138 (111-165)               18.0 (14-22)         7.7
 """
 
 from cardarena.envs.core.registry import factories
-from cardarena.envs.core.spec import (
-    GATED,
-    GameSpec,
-    GoldenCase,
-    Ladder,
-    SearchRow,
-    ZooClaim,
-    lineup,
-)
+from cardarena.envs.core.spec import load_manifest
 
-
-def _golden() -> tuple[GoldenCase, ...]:
-    """2-8 players x 3 deals; target_score 250 and 100; every dealer."""
-    return tuple(
-        GoldenCase(
-            100 * n + k,
-            lineup(("ev", "threshold", "random"), n, k),
-            {"first_dealer": k % n, "target_score": 100 if k == 2 else 250},
-        )
-        for n in range(2, 9)
-        for k in range(3)
-    )
-
-
-SPEC = GameSpec(
-    name="sevn",
-    summary="push-your-luck, 120 cards with ballast, modifiers, bonuses, action cards, first to 250",
-    engine="cardarena.envs.sevn.rules:SevnGame",
-    encoder="cardarena.envs.sevn.encoding",
-    obs_size=576,
-    rule_letter="S",
-    reset_options=("deck", "scores", "dealer"),
-    picture="cardarena.envs.sevn.pictures:layout",
-    privileged="cardarena.envs.sevn.privileged",
-    baselines=("threshold", "ev"),
-    baselines_module="cardarena.agents.baselines.sevn",
-    option_sets=({}, {"target_score": 60}),  # short games too: more game ends, last rounds
-    rule_options={"target_score": (250, 100)},
-    golden_grid=("target_score",),
-    play_tables=({"num_players": 3, "target_score": 60},),
-    golden=_golden(),
-    zoo=(ZooClaim("sevn", claim="below par"),),
-    ladders=(Ladder("sevn", {"num_players": 3}, 200),),
-    search=(SearchRow("sevn", GATED.format(worlds=64, least=6, policy="ev")),),
-    speed_floors={4: 1.8, 8: 1.6},
-    round_values=(("ev", 4),),
-)
-
+SPEC = load_manifest(__name__)  # the game's facts: game.toml beside this file
 env, raw_env = factories(SPEC)

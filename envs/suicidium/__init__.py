@@ -41,64 +41,7 @@ So a random 4-player SURVIVE game lasts tens of turns (about 8-9 turns per seat)
 """
 
 from cardarena.envs.core.registry import factories
-from cardarena.envs.core.spec import GameSpec, GoldenCase, Ladder, SearchRow, ZooClaim, lineup
+from cardarena.envs.core.spec import load_manifest
 
-MODES = ("SURVIVE", "DEPRESSION")
-#: whole-game rollouts (suicidium has no rounds to cut them at)
-SEARCH = "pimc:worlds=4,min_worlds=2,rollout=heuristic,gate=1.5"
-
-
-def _golden() -> tuple[GoldenCase, ...]:
-    """2-5 players x SURVIVE / DEPRESSION x base / expansion deck; extra 4-player deals."""
-    cases = [
-        GoldenCase(
-            100 * n + 10 * (mode == "DEPRESSION") + expansion,
-            lineup(("heuristic", "random"), n, n + int(expansion)),
-            {"mode": mode, "expansion": expansion},
-        )
-        for n in range(2, 6)
-        for mode in MODES
-        for expansion in (False, True)
-    ]
-    extra = [
-        GoldenCase(900 + k, lineup(("heuristic", "random"), 4, k), {"mode": MODES[k % 2]})
-        for k in range(4)
-    ]
-    return (*cases, *extra)
-
-
-SPEC = GameSpec(
-    name="suicidium",
-    summary="willpower and objects, SURVIVE / DEPRESSION, out-of-turn responses",
-    engine="cardarena.envs.suicidium.rules:SuicidiumGame",
-    encoder="cardarena.envs.suicidium.encoding",
-    obs_size=1290,
-    rule_letter="U",
-    hides_information=True,
-    reset_options=("deck", "objects", "hands", "wp", "held", "first_player"),
-    picture="cardarena.envs.suicidium.pictures:layout",
-    privileged="cardarena.envs.suicidium.privileged",
-    baselines=("heuristic",),
-    baselines_module="cardarena.agents.baselines.suicidium",
-    option_sets=tuple({"mode": m, "expansion": x} for m in MODES for x in (False, True)),
-    rule_options={"mode": MODES, "expansion": (False, True)},
-    golden_grid=("mode", "expansion"),
-    play_tables=({"num_players": 3, "mode": "DEPRESSION"}, {"num_players": 5, "expansion": True}),
-    golden=_golden(),
-    zoo=(
-        ZooClaim("suicidium_survive", {"mode": "SURVIVE"}, claim="below par"),
-        ZooClaim("suicidium_depression", {"mode": "DEPRESSION"}, claim="below par"),
-    ),
-    # 3 seats meet directly in the other games; suicidium alternates at 4
-    ladders=(
-        Ladder("suicidium", {"num_players": 4, "mode": "SURVIVE"}, 60),
-        Ladder("suicidium-depression", {"num_players": 4, "mode": "DEPRESSION"}, 60),
-    ),
-    search=(
-        SearchRow("suicidium_survive", SEARCH, {"mode": "SURVIVE"}),
-        SearchRow("suicidium_depression", SEARCH, {"mode": "DEPRESSION"}),
-    ),
-    speed_floors={4: 2.0, 5: 1.8},
-)
-
+SPEC = load_manifest(__name__)  # the game's facts: game.toml beside this file
 env, raw_env = factories(SPEC)
