@@ -11,7 +11,17 @@ The installed import names all live under this one package, so a project's own `
   ``cardarena-evaluate``.
 
 In a checkout these are the folders ``envs/``, ``agents/`` and ``configs/`` at the top level
-(``pip install -e .`` maps them here; see ``setup.py``).
+(``pip install -e .`` maps them here; see ``setup.py``). Without the install, a checkout on the
+path still imports: this package then also looks in the checkout's root, so ``cardarena.envs``
+is the folder ``envs/`` (``docs/ARCHITECTURE.md``, "One import name", has the whole map).
 """
 
+import os as _os
+
 __version__ = "0.1.0"
+
+_ROOT = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
+if _os.path.isfile(_os.path.join(_ROOT, "setup.py")) and _os.path.isfile(
+    _os.path.join(_ROOT, "envs", "core", "spec.py")
+):  # a checkout: cardarena.envs, .agents, .configs are the folders envs/, agents/, configs/
+    __path__.append(_ROOT)

@@ -5,9 +5,11 @@ there). The built wheel in a fresh virtual environment is checked by ``make whee
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -66,3 +68,30 @@ def test_the_package_says_what_it_holds():
     assert cardarena.__version__
     for name in ("cardarena.envs", "cardarena.agents", "cardarena.train", "cardarena.evaluate"):
         __import__(name)
+
+
+def test_a_plain_checkout_imports_without_the_install(tmp_path):
+    """From a checkout on ``PYTHONPATH`` with the editable install's finder taken out, every
+    import name is the checkout's folder (``cardarena.envs`` is ``envs/``, ...) and a game plays."""
+    root = Path(__file__).resolve().parents[1]
+    code = (
+        "import sys\n"
+        "found = [f for f in sys.meta_path if 'editable' in getattr(f, '__module__', '')]\n"
+        "sys.meta_path[:] = [f for f in sys.meta_path if f not in found]\n"
+        "import cardarena.envs, cardarena.agents, cardarena.configs\n"
+        "from cardarena import envs\n"
+        "env = envs.flip6.env(); env.reset(seed=0)\n"
+        "from cardarena.agents import make_agent; make_agent('flip6', 'ev')\n"
+        "print(len(found), cardarena.envs.__file__, cardarena.agents.__file__,"
+        " cardarena.configs.__path__[0])\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+        timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    _, envs_file, agents_file, configs_dir = out.stdout.split()  # (finders taken out: 1 here)
+    assert envs_file == str(root / "envs" / "__init__.py")
+    assert agents_file == str(root / "agents" / "__init__.py")
+    assert configs_dir == str(root / "configs")
