@@ -229,10 +229,10 @@ def test_readme_is_short_and_points_at_the_docs() -> None:
         "docs/games.md",
     ):
         assert f"]({target})" in text, f"README does not link {target}"
-    for game in GAMES:
-        assert f"]({game}.md)" in (DOCS / "results" / "README.md").read_text(), (
-            f"docs/results/README.md does not link {game}.md"
-        )
+    results = (DOCS / "results" / "README.md").read_text(encoding="utf-8")
+    for game in GAMES:  # a game's results page, once it has one, is linked from the index
+        if (DOCS / "results" / f"{game}.md").exists():
+            assert f"]({game}.md)" in results, f"docs/results/README.md does not link {game}.md"
 
 
 def rule_range(game: str) -> str:
