@@ -119,8 +119,8 @@ class GameSpec:
     #: and the module whose ``BASELINES`` builds them (named, not imported)
     baselines: tuple[str, ...] = ()
     baselines_module: str | None = None
-    #: engine option sets that change the encoding or the rules: the golden observation digests,
-    #: the legality check and the play tests run each one at every player count they cover
+    #: engine option sets that change the encoding: the golden observation digests
+    #: (``tests/golden/observations.py``) hash each one at every player count
     option_sets: tuple[Mapping[str, Any], ...] = ({},)
     #: engine options that change the rules -> the values the golden playthroughs must cover
     #: (and the legality check runs, at a few player counts, in every combination)
@@ -130,7 +130,7 @@ class GameSpec:
     #: short tables (engine options, ``num_players`` included) with the options that change what
     #: a seat sees: the human-play and replay tests play each one
     play_tables: tuple[Mapping[str, Any], ...] = ({},)
-    #: the golden playthroughs (at least 20, every player count, every value of ``option_sets``)
+    #: the golden playthroughs (at least 20, every player count, every value of ``rule_options``)
     golden: tuple[GoldenCase, ...] = ()
     #: the strength claims: zoo agents, baseline ladders, the best search settings
     zoo: tuple[ZooClaim, ...] = ()
@@ -144,6 +144,7 @@ class GameSpec:
     round_values: tuple[tuple[str, int], ...] = ()
     #: what kind of game it is, in a few words (the games page, ``docs/games.md``)
     summary: str = ""
+    #: anything else a game wants to carry (the suite reads nothing here)
     extra: dict[str, Any] = field(default_factory=dict)
     # Resolved from ``engine`` / ``encoder`` on first use unless given (see the class docstring).
     engine_cls: type | None = field(default=None, repr=False, compare=False)
