@@ -126,10 +126,11 @@ class GameEngine(ABC, Generic[S]):
         Environments reward each step with the change of this list, so a game with only a
         terminal payoff returns zeros until the end, and a game with running rewards (thegame:
         +1/98 per card placed) returns the running total. Default: :func:`split_returns` of
-        :meth:`winners` once the game is over.
+        the state's ``winners`` once its ``over`` is set.
         """
-        n = self.num_players
-        return split_returns(self.winners(state), n) if self.is_over(state) else [0.0] * n
+        if not state.over:  # type: ignore[attr-defined]
+            return [0.0] * self.num_players
+        return split_returns(state.winners, self.num_players)  # type: ignore[attr-defined]
 
     def scores(self, state: S) -> list[float]:
         """Game totals per seat as the rules count them (points, cards left, ...)."""
@@ -206,10 +207,7 @@ class GameEngine(ABC, Generic[S]):
 
     def to_dict(self, state: S) -> dict[str, Any]:
         """The state as JSON data: ``game``, ``num_players``, then the declared fields in order."""
-        out: dict[str, Any] = {"game": self.name, "num_players": state.num_players}  # type: ignore[attr-defined]
-        for key, attr, f in self._layout(type(state)).saved:
-            out[key] = f.fn(self, state) if attr is None else f.dump(getattr(state, attr))
-        return out
+        return self._layout(type(state)).to_dict(self, state)  # type: ignore[no-any-return]
 
     def from_dict(self, data: dict[str, Any]) -> S:
         """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one.

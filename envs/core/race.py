@@ -113,7 +113,10 @@ class RaceGame(GameEngine[R]):
         """The start of ``apply``: the deciding seat, the legal ``action`` as an int and the
         decision it answers (the state then holds none); a turn (decision 1) passes the next turn
         to the left, with no extra turn for the draws it causes."""
-        seat, action = self.checked_action(state, action, seat)
+        seat = self.check_turn(state, seat)  # checked_action, inlined: apply is the hot path
+        action = int(action)
+        if action not in self.legal_actions(state):
+            raise self.illegal(state, action)
         state.decisions += 1  # type: ignore[attr-defined]
         decision = state.decision  # type: ignore[attr-defined]
         state.decision = 0  # type: ignore[attr-defined]
