@@ -23,6 +23,15 @@ from cardarena.envs.core.action_text import (  # noqa: F401  (re-exported)
     action_forms,
     refuse_text,
 )
+from cardarena.envs.core.engine_parts import (  # noqa: F401  (re-exported)
+    card_parser,
+    dealer_options,
+    fixed_size,
+    lead,
+    split_returns,
+    stack_deck,
+    standing_features,
+)
 from cardarena.envs.core.errors import (  # noqa: F401  (re-exported: engines import them from here)
     CardArenaError,
     ConfigError,
@@ -35,6 +44,7 @@ from cardarena.envs.core.errors import (  # noqa: F401  (re-exported: engines im
 from cardarena.envs.core.state_io import (  # noqa: F401  (re-exported)
     _MISSING,
     BIT_GENERATORS,
+    Loading,
     StateReader,
     _canon,
     _show,
@@ -43,20 +53,6 @@ from cardarena.envs.core.state_io import (  # noqa: F401  (re-exported)
 )
 
 S = TypeVar("S")
-
-
-def standing_features(scores: list[int], seat: int, dealer: int, target: float) -> np.ndarray:
-    """``round_features`` of a points race: ``seat``'s total, the others' totals highest first,
-    its lead over the best other (all / ``target``), and its place in the turn order after
-    ``dealer`` (one-hot, 0 = first to act)."""
-    n = len(scores)
-    me = scores[seat]
-    others = sorted((scores[(seat + k) % n] for k in range(1, n)), reverse=True)
-    place = np.zeros(n)
-    place[(seat - dealer - 1) % n] = 1.0
-    return np.concatenate(
-        [[me / target], np.asarray(others) / target, [(me - others[0]) / target], place]
-    )
 
 
 class GameEngine(ABC, Generic[S]):
@@ -77,12 +73,26 @@ class GameEngine(ABC, Generic[S]):
 
     num_players: int
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, describe: Any = None, parse: Any = None, **kwargs: Any) -> None:
         """Every engine's ``parse_action`` is wrapped by :func:`_guard_parse`, so a text from a
         person or a file is refused with a clear :class:`IllegalActionError`, whatever the game's
-        own parser would have raised."""
+        own parser would have raised. ``class G(GameEngine[S], describe=f, parse=g)`` makes the
+        module functions ``f(action)`` and ``g(text)`` its ``describe_action`` and
+        ``parse_action``."""
         super().__init_subclass__(**kwargs)
+        if describe is not None:
+            cls.describe_action = staticmethod(describe)  # type: ignore[method-assign,assignment]
+        if parse is not None:
+            cls.parse_action = staticmethod(parse)  # type: ignore[method-assign,assignment]
+        if "state_class" not in cls.__dict__:  # GameEngine[MyState]: MyState
+            for base in getattr(cls, "__orig_bases__", ()):
+                args = [a for a in getattr(base, "__args__", ()) if isinstance(a, type)]
+                origin = getattr(base, "__origin__", None)
+                if args and isinstance(origin, type) and issubclass(origin, GameEngine):
+                    cls.state_class = args[0]
         own = cls.__dict__.get("parse_action")
+        if isinstance(own, staticmethod):  # ``parse_action = staticmethod(module function)``
+            own = _as_method(own.__func__)
         if own is not None and callable(own) and not getattr(own, "_guarded", False):
             if not getattr(own, "__isabstractmethod__", False):
                 cls.parse_action = _guard_parse(own)  # type: ignore[method-assign]
@@ -97,33 +107,38 @@ class GameEngine(ABC, Generic[S]):
         """Play ``action`` for the deciding seat (``seat`` if given must be that seat)."""
 
     # ----- queries ----------------------------------------------------------------------------
-    @abstractmethod
+    # The defaults read the fields most states have: ``over``, ``decider``, ``winners``,
+    # ``scores`` and ``decision`` (an index into the class's ``decision_names``).
     def current_player(self, state: S) -> int | None:
         """The seat holding the decision, or None once the game is over."""
+        return None if state.over else state.decider  # type: ignore[attr-defined]
 
     @abstractmethod
     def legal_actions(self, state: S) -> list[int]:
         """Legal actions of the deciding seat, sorted; empty once the game is over."""
 
-    @abstractmethod
-    def is_over(self, state: S) -> bool: ...
+    def is_over(self, state: S) -> bool:
+        return bool(state.over)  # type: ignore[attr-defined]
 
-    @abstractmethod
     def returns(self, state: S) -> list[float]:
         """Return of every seat accumulated so far (the final payoff once the game is over).
 
         Environments reward each step with the change of this list, so a game with only a
         terminal payoff returns zeros until the end, and a game with running rewards (thegame:
-        +1/98 per card placed) returns the running total.
+        +1/98 per card placed) returns the running total. Default: :func:`split_returns` of
+        the state's ``winners`` once its ``over`` is set.
         """
+        if not state.over:  # type: ignore[attr-defined]
+            return [0.0] * self.num_players
+        return split_returns(state.winners, self.num_players)  # type: ignore[attr-defined]
 
-    @abstractmethod
     def scores(self, state: S) -> list[float]:
         """Game totals per seat as the rules count them (points, cards left, ...)."""
+        return [float(s) for s in state.scores]  # type: ignore[attr-defined]
 
-    @abstractmethod
     def winners(self, state: S) -> list[int]:
         """Winning seats once the game is over (empty while it runs)."""
+        return list(state.winners)  # type: ignore[attr-defined]
 
     # ----- text form of actions ----------------------------------------------------------------
     @abstractmethod
@@ -167,25 +182,76 @@ class GameEngine(ABC, Generic[S]):
             f"a round boundary; set warm_start.improve to null for this game"
         )
 
+    #: names of the state's ``decision`` values, for the default :meth:`decision_name`
+    decision_names: tuple[str, ...] | list[str] = ()
+
     def decision_name(self, state: S) -> str:
         """A short name of the pending decision, used in error messages and renders."""
-        return "turn"
+        if not self.decision_names:
+            return "turn"
+        return "game_over" if self.is_over(state) else self.decision_names[state.decision]  # type: ignore[attr-defined]
 
-    # ----- serialisation ----------------------------------------------------------------------
-    @abstractmethod
-    def to_dict(self, state: S) -> dict[str, Any]: ...
+    # ----- serialisation (from the state class's declaration, envs/core/state_fields.py) ------
+    #: the state class, declared with ``@state_fields`` (``from_dict`` builds one); by default
+    #: the ``S`` of ``class MyGame(GameEngine[S])``
+    state_class: type | None = None
 
-    @abstractmethod
-    def from_dict(self, data: dict[str, Any]) -> S: ...
+    def _layout(self, cls: type | None = None) -> Any:
+        layout = getattr(cls or self.state_class, "__layout__", None)
+        if layout is None:
+            raise NotImplementedError(
+                f"{self.name}: declare the state class with @state_fields and set state_class, "
+                f"or override to_dict / from_dict / card_zones"
+            )
+        return layout
+
+    def to_dict(self, state: S) -> dict[str, Any]:
+        """The state as JSON data: ``game``, ``num_players``, then the declared fields in order."""
+        return self._layout(type(state)).to_dict(self, state)  # type: ignore[no-any-return]
+
+    def from_dict(self, data: dict[str, Any]) -> S:
+        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one.
+
+        Reads every declared field through a :class:`StateReader` (fields with constant bounds
+        first), lets :meth:`check_state` refuse what is impossible between fields and rebuild the
+        caches, then runs :meth:`check_loaded`."""
+        r = StateReader(self, data)
+        layout = self._layout()
+        state = object.__new__(self.state_class)  # type: ignore[call-overload]
+        state.num_players = r.num_players
+        c = Loading(self, r, state)
+        get = r.get
+        for fields in layout.passes:
+            for key, attr, f in fields:
+                setattr(state, attr, f.load(c, key, get(key)))
+        self.check_state(state, r)
+        for attr in layout.caches:
+            if not hasattr(state, attr):
+                raise NotImplementedError(f"{self.name}: check_state did not rebuild {attr!r}")
+        return self.check_loaded(state, r, derived=layout.derived)
+
+    def check_state(self, state: S, r: StateReader) -> None:
+        """The rules between fields that the declaration cannot say (raise ``r.error(...)``),
+        and the rebuilding of the ``Cache`` attributes; ``from_dict`` calls it once every field
+        is read. Default: nothing to check."""
 
     # ----- invariants used by tests -------------------------------------------------------------
-    @abstractmethod
     def card_zones(self, state: S) -> dict[str, list[str]]:
-        """Every zone that holds cards (draw pile, discard, table, hands, set-aside) as codes."""
+        """Every zone that holds cards (draw pile, discard, table, hands, set-aside) as codes
+        (the declared fields with a ``zone``)."""
+        zones: dict[str, list[str]] = {}
+        for attr, f in self._layout(type(state)).zones:
+            f.zones(getattr(state, attr), zones)
+        return zones
 
-    @abstractmethod
+    #: the card codes (index = card int) and the full deck as ints, for :meth:`deck_codes`
+    card_codes: list[str] = []
+    full_deck: list[int] = []
+
     def deck_codes(self) -> list[str]:
         """The full deck as codes (a multiset): the zones must always add up to it."""
+        codes = self.card_codes
+        return [codes[c] for c in self.full_deck]
 
     @abstractmethod
     def resample_hidden(self, state: S, seat: int, rng: np.random.Generator) -> S:
@@ -204,10 +270,14 @@ class GameEngine(ABC, Generic[S]):
         Game states are slotted dataclasses of ints, bools, lists (nested lists copied, tuples
         shared: they are immutable) and one generator: copied exactly when ``rng`` is None,
         else replaced by ``rng`` (cheaper: rollouts from one sampled world may share its
-        generator)."""
+        generator). A state class declared with ``@state_fields`` has this copy compiled from
+        its annotations, which refuse at definition what it could not copy safely."""
         cls = type(state)
+        layout = getattr(cls, "__layout__", None)
+        if layout is not None:
+            return layout.clone(state, rng)  # type: ignore[no-any-return]
         new = object.__new__(cls)
-        for name in cls.__slots__:
+        for name in [n for klass in cls.__mro__ for n in getattr(klass, "__slots__", ())]:
             value = getattr(state, name)
             if type(value) is list:
                 value = _dup(value)
@@ -293,6 +363,15 @@ class GameEngine(ABC, Generic[S]):
             f"(the observation's action_mask marks them)."
         )
 
+    def checked_action(self, state: S, action: Any, seat: int | None) -> tuple[int, int]:
+        """The deciding seat and ``action`` as an int, for ``apply``; raises when the game is
+        over, ``seat`` is not the one to act or the action is not legal."""
+        seat = self.check_turn(state, seat)
+        action = int(action)
+        if action not in self.legal_actions(state):
+            raise self.illegal(state, action)
+        return seat, action
+
     def check_turn(self, state: S, seat: int | None) -> int:
         """The deciding seat; raises when the game is over or ``seat`` is not the one to act."""
         current = self.current_player(state)
@@ -306,6 +385,17 @@ class GameEngine(ABC, Generic[S]):
         return current
 
 
+def _as_method(fn: Any) -> Any:
+    """``fn(text)`` as a method ``parse_action(self, text)`` (for the guard of ``parse_action``)."""
+    import functools
+
+    @functools.wraps(fn)
+    def parse_action(self: Any, text: str) -> int:
+        return fn(text)  # type: ignore[no-any-return]
+
+    return parse_action
+
+
 def _dup(value: list[Any]) -> list[Any]:
     """A copy of a list, nested lists copied too (everything else in a state is immutable)."""
     return [_dup(x) if type(x) is list else x for x in value]
@@ -317,33 +407,3 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
     fresh = type(bits)()
     fresh.state = bits.state
     return np.random.Generator(fresh)
-
-
-def stack_deck(
-    full_deck: list[int],
-    top: list[int],
-    rng: np.random.Generator,
-    code_of: list[str],
-) -> list[int]:
-    """The draw pile, top first: the ``top`` cards in that order, the rest shuffled by ``rng``.
-
-    Raises ConfigError if ``top`` asks for more copies of a card than the deck holds.
-    """
-    if not top:  # the same draw as below, without counting the deck (every new game's case)
-        order = rng.permutation(len(full_deck))
-        return [full_deck[i] for i in order.tolist()]
-    rest = Counter(full_deck)
-    for card in top:
-        if rest[card] <= 0:
-            raise ConfigError(
-                f"deck option asks for more copies of {code_of[card]!r} than the deck holds "
-                f"({Counter(full_deck)[card]})"
-            )
-        rest[card] -= 1
-    remaining: list[int] = []
-    for card in full_deck:
-        if rest[card] > 0:
-            remaining.append(card)
-            rest[card] -= 1
-    order = rng.permutation(len(remaining))
-    return list(top) + [remaining[i] for i in order]

@@ -250,3 +250,13 @@ class StateReader:
 
     def rng(self, field: str = "rng") -> np.random.Generator:
         return rng_from_dict(self.get(field), field, f"{self.game} state: ")
+
+
+class Loading:
+    """What a declared field (``envs/core/state_fields.py``) reads with: the engine, the
+    reader and the state built so far."""
+
+    __slots__ = ("engine", "r", "state")
+
+    def __init__(self, engine: Any, r: StateReader, state: Any) -> None:
+        self.engine, self.r, self.state = engine, r, state

@@ -11,23 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardarena.envs.core import engine_parts as parts
 from cardarena.envs.flip6.rules import NUM_CARD_KINDS, Flip6State
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 8
 SIZE = TOP_CARDS * NUM_CARD_KINDS
 
-
-def privileged_size(engine: object) -> int:
-    """Length of :func:`encode_privileged`'s vector (the same for every table size)."""
-    return SIZE
+#: length of :func:`encode_privileged`'s vector (the same for every table size)
+privileged_size = parts.fixed_size(SIZE)
 
 
 def encode_privileged(state: Flip6State, seat: int) -> np.ndarray:
     """The top of the draw pile as one-hots (float32, :data:`SIZE`); ``seat`` is unused (the
     hidden state is the same for every seat)."""
     out = np.zeros(SIZE, dtype=np.float32)
-    pile = state.draw_pile  # top is the end of the list
-    for i, card in enumerate(reversed(pile[-TOP_CARDS:])):
-        out[i * NUM_CARD_KINDS + card] = 1.0
+    parts.pile_top(out, 0, state.draw_pile, TOP_CARDS, NUM_CARD_KINDS)
     return out

@@ -26,17 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import (
-    ConfigError,
-    GameEngine,
-    IllegalActionError,
-    StateReader,
-    check_int,
-    check_scores,
-    rng_to_dict,
-    stack_deck,
-    standing_features,
-)
+from cardarena.envs.core import engine_parts as parts
+from cardarena.envs.core import state_fields as sf
+from cardarena.envs.core.errors import IllegalActionError
+from cardarena.envs.core.race import RaceGame, RaceState, race_fields
+from cardarena.envs.core.state_io import StateReader
 
 # ---- cards (F1, F2) ---------------------------------------------------------------------------
 ZERO, EXTRA_LIFE, FREEZE, FLIP3, DOUBLE = 0, 7, 8, 9, 10
@@ -55,6 +49,7 @@ CARD_CODES: list[str] = [
     "DOUBLE",
 ]
 CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+parse_card = parts.card_parser("flip6", CARD_CODES)
 #: copies of each card kind in the 26-card deck (F1: n copies of n; F2: one of each special)
 DECK_COUNTS: list[int] = [1, 1, 2, 3, 4, 5, 6, 1, 1, 1, 1]
 FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
@@ -80,20 +75,17 @@ TASK_DEAL, TASK_FLIP3 = 0, 1
 FLIP6_BONUS = 6
 
 
+def _cards(zone: str = "", **bounds: Any) -> sf.Cards:
+    return sf.Cards(
+        CARD_CODES, CODE_TO_CARD, parse_card, max_len=len(FULL_DECK), zone=zone, **bounds
+    )
+
+
+@sf.state_fields
 @dataclass(slots=True)
-class Flip6State:
+class Flip6State(RaceState):
     """Everything about one game. Derived per-seat caches (values, life, double) mirror ``table``."""
 
-    num_players: int
-    target_score: int
-    rng: np.random.Generator
-    scores: list[int]
-    dealer: int
-    draw_pile: list[int]  # top of the pile is the END of the list (pop())
-    discard_pile: list[int]  # in the order cards were discarded
-    table: list[list[int]]  # per seat, face-up cards in arrival order (F16)
-    status: list[int]
-    values: list[int]  # per seat, bitmask of number values held (bit v for value v)
     has_life: list[bool]
     has_double: list[bool]
     set_aside: list[int] = field(default_factory=list)  # FREEZE/FLIP3 waiting for a target
@@ -107,6 +99,24 @@ class Flip6State:
     flip6_seat: int = -1  # seat that made Flip 6 in the last finished round (for renders)
     decisions: int = 0
 
+    #: the saved form: to_dict writes these fields in this order (after game, num_players)
+    FIELDS = sf.declare(
+        **race_fields(
+            _cards, 10_000, lambda s: s.target_score + 100, (DECISION_NAMES, STATUS_NAMES)
+        ),
+        set_aside=sf.Cards(CARD_CODES, CODE_TO_CARD, parse_card, max_len=1, zone="set_aside"),
+        pending=sf.List(sf.Tuple(*[sf.Int(0, MAX_PLAYERS)] * 3), max_len=4).of("stack"),
+        next_turn=sf.Seat(),
+        over=sf.Bool(),
+        round_index=sf.Int(0, 10**9),
+        flip6_seat=sf.Seat(none=-1),
+        decisions=sf.Int(0, 10**12),
+        rng=sf.Rng(),
+        values=sf.Cache(),
+        has_life=sf.Cache(),
+        has_double=sf.Cache(),
+    )
+
 
 def round_score(state: Flip6State, seat: int, flip6: bool = False) -> int:
     """F14: number values held (x2 with DOUBLE, F13) + 6 for Flip 6 (never doubled)."""
@@ -116,7 +126,41 @@ def round_score(state: Flip6State, seat: int, flip6: bool = False) -> int:
     return total + (FLIP6_BONUS if flip6 else 0)
 
 
-class Flip6Game(GameEngine[Flip6State]):
+def parse_action(text: str) -> int:
+    words = str(text).strip().lower().split()
+    if words == ["stay"]:
+        return STAY
+    if words == ["hit"]:
+        return HIT
+    if len(words) == 2 and words[0] == "target" and words[1].isdigit():
+        seat = int(words[1])
+        if seat < MAX_PLAYERS:
+            return TARGET0 + seat
+    raise IllegalActionError(
+        f"cannot parse flip6 action {text!r}; expected 'stay', 'hit' or 'target N' "
+        f"with N a seat in 0..{MAX_PLAYERS - 1}"
+    )
+
+
+def describe_action(action: int) -> str:
+    """Action texts of the rules file: ``stay``, ``hit``, ``target N`` (absolute seat)."""
+    action = int(action)
+    if action == STAY:
+        return "stay"
+    if action == HIT:
+        return "hit"
+    if TARGET0 <= action < NUM_ACTIONS:
+        return f"target {action - TARGET0}"
+    raise IllegalActionError(f"flip6 has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+_ENDED = (
+    "an ended game with decision 'none', decider -1, nothing set aside or pending, and winners "
+    "the seats at the top score (at least target_score)"
+)
+
+
+class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_action):
     """Flip 6 for 3-6 players (options: ``num_players``, ``first_dealer`` (F4), ``target_score``)."""
 
     name = "flip6"
@@ -124,103 +168,46 @@ class Flip6Game(GameEngine[Flip6State]):
     min_players = 3
     max_players = MAX_PLAYERS
     reward_kind = "zero_sum"
+    card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes(), the deck option
 
     def __init__(self, num_players: int = 4, first_dealer: int = 0, target_score: int = 60):
-        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
-        self.first_dealer = check_int("first_dealer", first_dealer, 0, self.num_players - 1)
-        self.target_score = check_int("target_score", target_score, 1, 10_000)
+        self.seat_options(num_players, first_dealer, target_score, 10_000)
 
     # ---- set-up ----------------------------------------------------------------------------
     def new_game(
         self, rng: np.random.Generator, options: dict[str, Any] | None = None
     ) -> Flip6State:
-        """Start a game. Options: ``deck`` (codes, top first), ``scores`` (per seat), ``dealer``."""
-        options = dict(options or {})
-        n = self.num_players
-        top = [parse_card(code) for code in options.pop("deck", None) or []]
-        pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
-        scores = check_scores(options.pop("scores", None), n)
-        dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
-        state = Flip6State(
-            num_players=n,
-            target_score=self.target_score,
-            rng=rng,
-            scores=[int(s) for s in scores],
-            dealer=dealer,
-            draw_pile=pile_top_first[::-1],
-            discard_pile=[],
-            table=[[] for _ in range(n)],
-            status=[IN_ROUND] * n,
-            values=[0] * n,
-            has_life=[False] * n,
-            has_double=[False] * n,
-        )
+        """Start a game (F4, F5). Options: ``deck`` (codes, top first), ``scores`` (per seat),
+        ``dealer``; other options are ignored."""
+        state, _ = self.deal(rng, options, ("has_life", "has_double"))
         self._start_round(state)
         self._advance(state)
         return state
 
     # ---- queries ------------------------------------------------------------------------------
-    def current_player(self, state: Flip6State) -> int | None:
-        return None if state.over else state.decider
+    decision_names = DECISION_NAMES
 
     def legal_actions(self, state: Flip6State) -> list[int]:
+        decision = state.decision
         if state.over:
             return []
-        if state.decision == TURN:
+        if decision == TURN:
             if state.draw_pile or state.discard_pile:
                 return [STAY, HIT]
             return [STAY]  # F16: nothing left to draw
         return [TARGET0 + s for s in range(state.num_players) if state.status[s] == IN_ROUND]
 
-    def is_over(self, state: Flip6State) -> bool:
-        return state.over
-
-    def returns(self, state: Flip6State) -> list[float]:
-        """+1 split among the winners, -1 split among the others (sums to 0)."""
-        n = state.num_players
-        if not state.over or len(state.winners) == n:
-            return [0.0] * n
-        win, lose = 1.0 / len(state.winners), -1.0 / (n - len(state.winners))
-        return [win if s in state.winners else lose for s in range(n)]
-
-    def scores(self, state: Flip6State) -> list[float]:
-        return [float(s) for s in state.scores]
-
-    def winners(self, state: Flip6State) -> list[int]:
-        return list(state.winners)
-
-    def potential(self, state: Flip6State, seat: int) -> float:
-        """Lead over the best other seat in banked points, as a fraction of the target score."""
-        best_other = max(s for i, s in enumerate(state.scores) if i != seat)
-        return (state.scores[seat] - best_other) / state.target_score
-
     def round_index(self, state: Flip6State) -> int:
         return state.round_index
 
-    def round_features(self, state: Flip6State, seat: int) -> np.ndarray:
-        return standing_features(state.scores, seat, state.dealer, state.target_score)
-
-    def decision_name(self, state: Flip6State) -> str:
-        return "game_over" if state.over else DECISION_NAMES[state.decision]
-
-    # ---- action text ----------------------------------------------------------------------------
-    def describe_action(self, action: int) -> str:
-        return describe_action(action)
-
-    def parse_action(self, text: str) -> int:
-        return parse_action(text)
+    def potential(self, state: Flip6State, seat: int) -> float:
+        """Lead over the best other seat in banked points, as a fraction of the target score."""
+        return parts.lead(state.scores, seat, state.target_score)
 
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: Flip6State, action: int, seat: int | None = None) -> None:
-        seat = self.check_turn(state, seat)
-        action = int(action)
-        if action not in self.legal_actions(state):
-            raise self.illegal(state, action)
-        state.decisions += 1
-        decision = state.decision
-        state.decision = NO_DECISION
+        seat, action, decision = self.take_decision(state, action, seat)  # F6: next turn
         if decision == TURN:
-            state.next_turn = (seat + 1) % state.num_players
             if action == STAY:  # F7
                 state.status[seat] = STAYED
                 self._bank(state, [seat])
@@ -239,12 +226,7 @@ class Flip6Game(GameEngine[Flip6State]):
     # ---- internals -------------------------------------------------------------------------------
     def _start_round(self, state: Flip6State) -> None:
         """F5: everyone back in the round; the deal starts left of the dealer."""
-        n = state.num_players
-        state.status = [IN_ROUND] * n
-        state.values = [0] * n
-        state.has_life = [False] * n
-        state.has_double = [False] * n
-        state.next_turn = (state.dealer + 1) % n
+        self.clear_rows(state, "has_life", "has_double")
         state.stack = [(TASK_DEAL, 0, 0)]
 
     def _end_round(self, state: Flip6State) -> None:
@@ -361,183 +343,41 @@ class Flip6Game(GameEngine[Flip6State]):
             state.decider = -1
             state.stack.clear()
 
-    # ---- serialisation ---------------------------------------------------------------------------
-    def to_dict(self, state: Flip6State) -> dict[str, Any]:
-        return {
-            "game": self.name,
-            "num_players": state.num_players,
-            "target_score": state.target_score,
-            "scores": list(state.scores),
-            "winners": list(state.winners),
-            "current_player": self.current_player(state),
-            "decision": DECISION_NAMES[state.decision],
-            "decider": state.decider,
-            "dealer": state.dealer,
-            "draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)],
-            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
-            "table": [[CARD_CODES[c] for c in cards] for cards in state.table],
-            "status": [STATUS_NAMES[s] for s in state.status],
-            "set_aside": [CARD_CODES[c] for c in state.set_aside],
-            "pending": [list(task) for task in state.stack],
-            "next_turn": state.next_turn,
-            "over": state.over,
-            "round_index": state.round_index,
-            "flip6_seat": state.flip6_seat,
-            "decisions": state.decisions,
-            "rng": rng_to_dict(state.rng),
-        }
-
-    def from_dict(self, data: dict[str, Any]) -> Flip6State:
-        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
-        r = StateReader(self, data)
-        n = r.num_players
-        most = len(FULL_DECK)
-        target = r.int("target_score", 1, 10_000)
-        scores = r.ints("scores", 0, target + 100, length=n)
-        table = [
-            r.cards(f"table[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=most, value=row)
-            for s, row in enumerate(r.rows("table", n))
-        ]
-        status = [
-            r.choice(f"status[{s}]", STATUS_NAMES, v)
-            for s, v in enumerate(r.list("status", length=n))
-        ]
-        values = [0] * n
-        for s, cards in enumerate(table):
-            numbers = [c for c in cards if c <= 6]
-            if status[s] != BUSTED and len(set(numbers)) != len(numbers):
-                raise r.error(
-                    f"table[{s}]", data["table"][s], "each number value at most once unless busted"
-                )
-            for c in numbers:  # a busted player's duplicate is on the table too
-                values[s] |= 1 << c
-        decision = r.choice("decision", DECISION_NAMES)
-        decider = r.seat("decider", none=-1)
-        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=1)
-        stack = []
-        for i, task in enumerate(r.list("pending", max_len=4)):
-            kind, a, b = r.ints(f"pending[{i}]", 0, MAX_PLAYERS, length=3, value=task)
+    # ---- serialisation (the fields are declared on Flip6State) ------------------------------------
+    def check_state(self, state: Flip6State, r: StateReader) -> None:
+        """What ``from_dict`` refuses between fields; rebuilds the caches of ``table``."""
+        data, n, table = r.data, state.num_players, state.table
+        state.has_life = [EXTRA_LIFE in cards for cards in table]
+        state.has_double = [DOUBLE in cards for cards in table]
+        for i, (kind, a, b) in enumerate(state.stack):
+            task = data["pending"][i]
             if kind == TASK_DEAL and (i != 0 or b != 0):
                 raise r.error(f"pending[{i}]", task, "the deal [0, seats dealt, 0] at the bottom")
             if kind == TASK_FLIP3 and (a >= n or not 1 <= b <= 3):
                 raise r.error(f"pending[{i}]", task, "FLIP3 draws [1, seat, 1..3]")
             if kind > TASK_FLIP3:
                 raise r.error(f"pending[{i}]", task, "[0, seats dealt, 0] or [1, seat, 1..3]")
-            stack.append((kind, a, b))
-        over = r.bool("over")
-        winners = r.seats("winners")
-        if over:
-            best = max(scores)
-            if (
-                decision != NO_DECISION
-                or decider != -1
-                or set_aside
-                or stack
-                or best < target
-                or winners != [s for s in range(n) if scores[s] == best]
-            ):
-                raise r.error(
-                    "over",
-                    True,
-                    "an ended game with decision 'none', decider -1, nothing set aside or "
-                    "pending, and winners the seats at the top score (at least target_score)",
-                )
-        else:
-            if winners or max(scores) >= target:
-                raise r.error("winners", data["winners"], "[] and every score under target_score")
-            need = {TURN: None, TARGET_FREEZE: FREEZE, TARGET_FLIP3: FLIP3}.get(decision, -1)
-            if need == -1 or decider < 0 or status[decider] != IN_ROUND:
-                raise r.error(
-                    "decider",
-                    data["decider"],
-                    "a seat still in the round holding a decision other than 'none'",
-                )
-            if set_aside != ([] if need is None else [need]):
-                raise r.error(
-                    "set_aside", data["set_aside"], f"the card decision {data['decision']!r} aims"
-                )
-            if decision == TURN and stack:
-                raise r.error("pending", data["pending"], "[] when a turn is offered (F6)")
-        state = Flip6State(
-            num_players=n,
-            target_score=target,
-            rng=r.rng(),
-            scores=scores,
-            dealer=r.seat("dealer"),
-            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
-            discard_pile=r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most),
-            table=table,
-            status=status,
-            values=values,
-            has_life=[EXTRA_LIFE in cards for cards in table],
-            has_double=[DOUBLE in cards for cards in table],
-            set_aside=set_aside,
-            stack=stack,
-            decision=decision,
-            decider=decider,
-            next_turn=r.seat("next_turn"),
-            winners=winners,
-            over=over,
-            round_index=r.int("round_index", 0, 10**9),
-            flip6_seat=r.seat("flip6_seat", none=-1),
-            decisions=r.int("decisions", 0, 10**12),
-        )
-        return self.check_loaded(state, r, derived=("current_player",))
+        self.check_rows(state, r, 6, BUSTED)  # number values 1..6 (and ZERO)
 
-    # ---- invariants ------------------------------------------------------------------------------
-    def card_zones(self, state: Flip6State) -> dict[str, list[str]]:
-        zones = {
-            "draw_pile": [CARD_CODES[c] for c in state.draw_pile],
-            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
-            "set_aside": [CARD_CODES[c] for c in state.set_aside],
-        }
-        for s, cards in enumerate(state.table):
-            zones[f"table_{s}"] = [CARD_CODES[c] for c in cards]
-        return zones
+    def _check_over(self, state: Flip6State, r: StateReader) -> None:
+        best = max(state.scores)
+        if best < state.target_score or not parts.settled_end(state, state.stack, best):
+            raise r.error("over", True, _ENDED)
 
-    def deck_codes(self) -> list[str]:
-        return [CARD_CODES[c] for c in FULL_DECK]
-
-    def resample_hidden(self, state: Flip6State, seat: int, rng: np.random.Generator) -> Flip6State:
-        """F3: only the draw-pile order and the generator are hidden (all dealt cards are public)."""
-        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
-        pile = sorted(
-            clone.draw_pile
-        )  # canonical order first: the copy owes nothing to the true one
-        clone.draw_pile = [pile[i] for i in rng.permutation(len(pile))]
-        return clone
-
-
-def parse_card(code: Any) -> int:
-    card = CODE_TO_CARD.get(str(code).strip().upper())
-    if card is None:
-        raise ConfigError(f"unknown flip6 card code {code!r}; known codes: {CARD_CODES}")
-    return card
-
-
-def describe_action(action: int) -> str:
-    """Action texts of the rules file: ``stay``, ``hit``, ``target N`` (absolute seat)."""
-    action = int(action)
-    if action == STAY:
-        return "stay"
-    if action == HIT:
-        return "hit"
-    if TARGET0 <= action < NUM_ACTIONS:
-        return f"target {action - TARGET0}"
-    raise IllegalActionError(f"flip6 has actions 0..{NUM_ACTIONS - 1}; got {action}")
-
-
-def parse_action(text: str) -> int:
-    words = str(text).strip().lower().split()
-    if words == ["stay"]:
-        return STAY
-    if words == ["hit"]:
-        return HIT
-    if len(words) == 2 and words[0] == "target" and words[1].isdigit():
-        seat = int(words[1])
-        if seat < MAX_PLAYERS:
-            return TARGET0 + seat
-    raise IllegalActionError(
-        f"cannot parse flip6 action {text!r}; expected 'stay', 'hit' or 'target N' "
-        f"with N a seat in 0..{MAX_PLAYERS - 1}"
-    )
+    def _check_running(self, state: Flip6State, r: StateReader) -> None:
+        data, decision, decider = r.data, state.decision, state.decider
+        if state.winners or max(state.scores) >= state.target_score:
+            raise r.error("winners", data["winners"], "[] and every score under target_score")
+        need = {TURN: None, TARGET_FREEZE: FREEZE, TARGET_FLIP3: FLIP3}.get(decision, -1)
+        if need == -1 or decider < 0 or state.status[decider] != IN_ROUND:
+            raise r.error(
+                "decider",
+                data["decider"],
+                "a seat still in the round holding a decision other than 'none'",
+            )
+        if state.set_aside != ([] if need is None else [need]):
+            raise r.error(
+                "set_aside", data["set_aside"], f"the card decision {data['decision']!r} aims"
+            )
+        if decision == TURN and state.stack:
+            raise r.error("pending", data["pending"], "[] when a turn is offered (F6)")

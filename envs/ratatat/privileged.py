@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardarena.envs.core import engine_parts as parts
 from cardarena.envs.ratatat.rules import MAX_PLAYERS, NUM_CARD_KINDS, SLOTS_PER_SEAT, RatatatState
 
 #: cards of the draw pile shown to the critic, from the top
@@ -20,10 +21,8 @@ _SLOTS = MAX_PLAYERS * SLOTS_PER_SEAT
 _ROWS = _SLOTS * NUM_CARD_KINDS
 SIZE = _ROWS + MAX_PLAYERS + NUM_CARD_KINDS + TOP_CARDS * NUM_CARD_KINDS
 
-
-def privileged_size(engine: object) -> int:
-    """Length of :func:`encode_privileged`'s vector (the same for every table size)."""
-    return SIZE
+#: length of :func:`encode_privileged`'s vector (the same for every table size)
+privileged_size = parts.fixed_size(SIZE)
 
 
 def encode_privileged(state: RatatatState, seat: int) -> np.ndarray:
@@ -38,7 +37,7 @@ def encode_privileged(state: RatatatState, seat: int) -> np.ndarray:
                 out[_ROWS + i // SLOTS_PER_SEAT] += card / 36.0
     if state.held >= 0:
         out[_ROWS + MAX_PLAYERS + state.held] = 1.0
-    base = _ROWS + MAX_PLAYERS + NUM_CARD_KINDS
-    for i, card in enumerate(reversed(state.draw_pile[-TOP_CARDS:])):
-        out[base + i * NUM_CARD_KINDS + card] = 1.0
+    parts.pile_top(
+        out, _ROWS + MAX_PLAYERS + NUM_CARD_KINDS, state.draw_pile, TOP_CARDS, NUM_CARD_KINDS
+    )
     return out

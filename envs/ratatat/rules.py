@@ -44,23 +44,18 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import (
-    ConfigError,
-    GameEngine,
-    IllegalActionError,
-    StateReader,
-    check_int,
-    check_scores,
-    rng_to_dict,
-    stack_deck,
-    standing_features,
-)
+from cardarena.envs.core import engine_parts as parts
+from cardarena.envs.core import state_fields as sf
+from cardarena.envs.core.engine import GameEngine
+from cardarena.envs.core.errors import ConfigError, IllegalActionError, check_int
+from cardarena.envs.core.state_io import StateReader
 
 # ---- cards (R1, R2) ---------------------------------------------------------------------------
 SWAP_CARD, PEEK_CARD, DRAW_TWO_CARD = 10, 11, 12
 NUM_CARD_KINDS = 13
 CARD_CODES: list[str] = [str(v) for v in range(10)] + ["SWAP", "PEEK", "DRAW_TWO"]
 CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+parse_card = parts.card_parser("ratatat", CARD_CODES)
 #: R1: four each of 0..8, nine 9s; R2: SWAP x9, PEEK x7, DRAW_TWO x5
 DECK_COUNTS: list[int] = [4] * 9 + [9] + [9, 7, 5]
 FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
@@ -130,6 +125,19 @@ def default_num_rounds(num_players: int) -> int:
     return 4 if num_players == 2 else num_players
 
 
+def _cards(zone: str = "", most: Any = None, **bounds: Any) -> sf.Cards:
+    most = len(FULL_DECK) if most is None else most
+    return sf.Cards(CARD_CODES, CODE_TO_CARD, parse_card, max_len=most, zone=zone, **bounds)
+
+
+def _slots(s: Any) -> int:
+    return int(s.num_players) * SLOTS_PER_SEAT
+
+
+BIG = 10**12  #: from_dict's bound of the decision counters
+
+
+@sf.state_fields
 @dataclass(slots=True)
 class RatatatState:
     """Everything about one game, hidden parts included."""
@@ -168,6 +176,44 @@ class RatatatState:
     winners: list[int] = field(default_factory=list)
     over: bool = False
     decisions: int = 0
+
+    #: the saved form: to_dict writes these fields in this order (after game, num_players)
+    FIELDS = sf.declare(
+        max_turns=sf.Int(1, 100_000),
+        num_rounds=sf.Int(1, 1000),
+        memory=sf.Choice(MEMORY_MODES),
+        scores=sf.Ints(0, lambda s: 36 * s.num_rounds, length=sf.N),
+        winners=sf.Seats(),
+        current_player=sf.Derived(lambda game, s: game.current_player(s)),
+        decision=sf.Choice(DECISION_NAMES),
+        decider=sf.Seat(none=-1),
+        dealer=sf.Seat(),
+        round_index=sf.Int(0, lambda s: s.num_rounds),
+        round_scores=sf.List(sf.Ints(0, 36, length=sf.N), max_len=lambda s: s.round_index),
+        draw_pile=_cards("draw_pile", reverse=True),
+        discard_pile=_cards("discard_pile"),
+        rows=sf.Chunks(_cards(length=SLOTS_PER_SEAT), SLOTS_PER_SEAT, zone="row_{}").of("slots"),
+        knowers=sf.Chunks(sf.List(sf.SeatMask(), length=SLOTS_PER_SEAT), SLOTS_PER_SEAT),
+        gens=sf.Ints(-1, lambda s: s.pile_gen, length=_slots),
+        seen_at=sf.Ints(0, lambda s: s.decisions, length=lambda s: s.num_players * _slots(s)),
+        changed_at=sf.Ints(0, lambda s: s.decisions, length=_slots),
+        last_decided=sf.Ints(0, lambda s: s.decisions, length=sf.N),
+        held=sf.Card(CARD_CODES, CODE_TO_CARD, parse_card, none=None, zone="hand"),
+        held_public=sf.Bool(),
+        held_gen=sf.Int(-1, lambda s: s.pile_gen),
+        in_use=_cards("in_use", most=3),
+        set_aside=_cards("set_aside"),
+        pile_gen=sf.Int(0, BIG),
+        turns=sf.Int(0, lambda s: s.max_turns),
+        played=sf.SeatMask(),
+        knocker=sf.Seat(none=None),
+        last_rows=_cards(most=_slots),
+        last_knocker=sf.Seat(none=-1),
+        log=sf.List(sf.Tuple(sf.Seat(), sf.Int(0, NUM_ACTIONS - 1)), max_len=24),
+        over=sf.Bool(),
+        decisions=sf.Int(0, BIG),
+        rng=sf.Rng(),
+    )
 
 
 def card_value(card: int) -> int:
@@ -212,7 +258,45 @@ def visible_held(state: RatatatState, seat: int) -> int:
     return -1
 
 
-class RatatatGame(GameEngine[RatatatState]):
+_ACTION_TEXTS: list[str] = (
+    ["take_discard", "draw"]
+    + [f"slot {k}" for k in range(SLOTS_PER_SEAT)]
+    + ["discard", "use", "redraw"]
+    + [f"peek {k}" for k in range(SLOTS_PER_SEAT)]
+    + ["knock", "no_knock"]
+    + [
+        f"swap {k} {n} {j}"
+        for k in range(SLOTS_PER_SEAT)
+        for n in range(MAX_PLAYERS)
+        for j in range(SLOTS_PER_SEAT)
+    ]
+)
+_TEXT_TO_ACTION: dict[str, int] = {t: a for a, t in enumerate(_ACTION_TEXTS)}
+assert len(_ACTION_TEXTS) == NUM_ACTIONS
+
+
+describe_action = parts.text_table("ratatat", _ACTION_TEXTS)
+
+
+def parse_action(text: str) -> int:
+    key = " ".join(str(text).strip().lower().split())
+    action = _TEXT_TO_ACTION.get(key)
+    if action is None:
+        raise IllegalActionError(
+            f"cannot parse ratatat action {text!r}; expected 'take_discard', 'draw', 'slot K', "
+            f"'discard', 'use', 'redraw', 'swap K N J', 'peek K', 'knock' or 'no_knock' with K, J "
+            f"slots in 0..3 and N a seat in 0..{MAX_PLAYERS - 1}"
+        )
+    return action
+
+
+_ENDED = (
+    "an ended game after the last round with decision 'none', decider -1, no card in hand or "
+    "in use, and winners the seats at the lowest total"
+)
+
+
+class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=parse_action):
     """Ratatat for 2-6 players.
 
     Options: ``num_players`` (4), ``first_dealer`` (0, R5), ``max_turns`` (R12; turns per round,
@@ -258,12 +342,10 @@ class RatatatGame(GameEngine[RatatatState]):
         rounds are reshuffled, R16), ``scores`` (game totals), ``dealer`` (R5), ``round_index``
         (0-based round to start in, so scenarios can begin in the last round).
         """
-        options = dict(options or {})
+        options, pile_top_first, scores, dealer = parts.dealer_options(
+            self, options, rng, parse_card, FULL_DECK, CARD_CODES
+        )
         n = self.num_players
-        top = [parse_card(code) for code in options.pop("deck", None) or []]
-        pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
-        scores = check_scores(options.pop("scores", None), n)
-        dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
         round_index = check_int(
             "round_index", options.pop("round_index", 0), 0, self.num_rounds - 1
         )
@@ -277,8 +359,8 @@ class RatatatGame(GameEngine[RatatatState]):
             num_players=n,
             max_turns=self.max_turns,
             num_rounds=self.num_rounds,
-            memory=self._memory,
             rng=rng,
+            memory=self._memory,
             scores=[int(s) for s in scores],
             dealer=dealer,
             round_index=round_index,
@@ -293,9 +375,6 @@ class RatatatGame(GameEngine[RatatatState]):
         return state
 
     # ---- queries ------------------------------------------------------------------------------
-    def current_player(self, state: RatatatState) -> int | None:
-        return None if state.over else state.decider
-
     def legal_actions(self, state: RatatatState) -> list[int]:
         d = state.decision
         if state.over or d == NO_DECISION:
@@ -314,28 +393,10 @@ class RatatatGame(GameEngine[RatatatState]):
             return list(_LEGAL_PEEK)
         return list(_LEGAL_KNOCK)
 
-    def is_over(self, state: RatatatState) -> bool:
-        return state.over
-
-    def returns(self, state: RatatatState) -> list[float]:
-        """R16 ranking: +1 split among the lowest totals, -1 split among the others (sums to 0)."""
-        n = state.num_players
-        if not state.over or len(state.winners) == n:
-            return [0.0] * n
-        win, lose = 1.0 / len(state.winners), -1.0 / (n - len(state.winners))
-        return [win if s in state.winners else lose for s in range(n)]
-
-    def scores(self, state: RatatatState) -> list[float]:
-        return [float(s) for s in state.scores]
-
-    def winners(self, state: RatatatState) -> list[int]:
-        return list(state.winners)
-
     def potential(self, state: RatatatState, seat: int) -> float:
         """Lead over the best other seat in game totals (lower is better, R16), as a fraction
         of the most points a game can give (36 per round); public information only."""
-        best_other = min(s for i, s in enumerate(state.scores) if i != seat)
-        return (best_other - state.scores[seat]) / (36.0 * state.num_rounds)
+        return parts.lead(state.scores, seat, 36.0 * state.num_rounds, lower_wins=True)
 
     # ---- hooks of the rollout improvement (agents/improve.py) -----------------------------------
     def round_index(self, state: RatatatState) -> int:
@@ -347,24 +408,14 @@ class RatatatGame(GameEngine[RatatatState]):
         scale = 36.0 * state.num_rounds
         left = (state.num_rounds - state.round_index) / state.num_rounds
         negated = [-s for s in state.scores]
-        return np.append(standing_features(negated, seat, state.dealer, scale), left)
+        return np.append(parts.standing_features(negated, seat, state.dealer, scale), left)
 
     def decision_name(self, state: RatatatState) -> str:
         return "game_over" if state.over else DECISION_NAMES[state.decision]
 
-    # ---- action text ----------------------------------------------------------------------------
-    def describe_action(self, action: int) -> str:
-        return describe_action(action)
-
-    def parse_action(self, text: str) -> int:
-        return parse_action(text)
-
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: RatatatState, action: int, seat: int | None = None) -> None:
-        seat = self.check_turn(state, seat)
-        action = int(action)
-        if action not in self.legal_actions(state):
-            raise self.illegal(state, action)
+        seat, action = self.checked_action(state, action, seat)
         state.decisions += 1
         t = state.decisions
         state.last_decided[seat] = t
@@ -569,230 +620,76 @@ class RatatatGame(GameEngine[RatatatState]):
         order = state.rng.permutation(len(FULL_DECK))  # R16: all cards reshuffled
         self._deal(state, [FULL_DECK[i] for i in order])
 
-    # ---- serialisation ---------------------------------------------------------------------------
-    def to_dict(self, state: RatatatState) -> dict[str, Any]:
-        n = state.num_players
-        codes = CARD_CODES
-        return {
-            "game": self.name,
-            "num_players": n,
-            "max_turns": state.max_turns,
-            "num_rounds": state.num_rounds,
-            "memory": MEMORY_MODES[state.memory],
-            "scores": list(state.scores),
-            "winners": list(state.winners),
-            "current_player": self.current_player(state),
-            "decision": DECISION_NAMES[state.decision],
-            "decider": state.decider,
-            "dealer": state.dealer,
-            "round_index": state.round_index,
-            "round_scores": [list(r) for r in state.round_scores],
-            "draw_pile": [codes[c] for c in reversed(state.draw_pile)],
-            "discard_pile": [codes[c] for c in state.discard_pile],
-            "rows": [
-                [codes[c] for c in state.slots[s * SLOTS_PER_SEAT : (s + 1) * SLOTS_PER_SEAT]]
-                for s in range(n)
-            ],
-            "knowers": [
-                [
-                    [s for s in range(n) if state.knowers[p * SLOTS_PER_SEAT + k] >> s & 1]
-                    for k in range(4)
-                ]
-                for p in range(n)
-            ],
-            "gens": list(state.gens),
-            "seen_at": list(state.seen_at),
-            "changed_at": list(state.changed_at),
-            "last_decided": list(state.last_decided),
-            "held": codes[state.held] if state.held >= 0 else None,
-            "held_public": state.held_public,
-            "held_gen": state.held_gen,
-            "in_use": [codes[c] for c in state.in_use],
-            "set_aside": [codes[c] for c in state.set_aside],
-            "pile_gen": state.pile_gen,
-            "turns": state.turns,
-            "played": [s for s in range(n) if state.played >> s & 1],
-            "knocker": state.knocker if state.knocker >= 0 else None,
-            "last_rows": [codes[c] for c in state.last_rows],
-            "last_knocker": state.last_knocker,
-            "log": [[s, a] for s, a in state.log],
-            "over": state.over,
-            "decisions": state.decisions,
-            "rng": rng_to_dict(state.rng),
-        }
-
-    def from_dict(self, data: dict[str, Any]) -> RatatatState:
-        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
-        r = StateReader(self, data)
-        n = r.num_players
-        total = n * SLOTS_PER_SEAT
-        most = len(FULL_DECK)
-        big = 10**12  # decision counters
-        max_turns = r.int("max_turns", 1, 100_000)
-        num_rounds = r.int("num_rounds", 1, 1000)
-        memory = r.choice("memory", MEMORY_MODES)
-        over = r.bool("over")
-        round_index = r.int("round_index", 0, num_rounds)
-        decisions = r.int("decisions", 0, big)
-        pile_gen = r.int("pile_gen", 0, big)
-        decision = r.choice("decision", DECISION_NAMES)
-        decider = r.seat("decider", none=-1)
-        slots = []
-        for s, row in enumerate(r.rows("rows", n)):
-            slots += r.cards(
-                f"rows[{s}]", parse_card, lookup=CODE_TO_CARD, length=SLOTS_PER_SEAT, value=row
-            )
-        knowers = []
-        for p, row in enumerate(r.rows("knowers", n)):
-            r.list(f"knowers[{p}]", length=SLOTS_PER_SEAT, value=row)
-            for k, seats in enumerate(row):
-                mask = 0
-                for s in r.seats(f"knowers[{p}][{k}]", value=seats):
-                    mask |= 1 << s
-                knowers.append(mask)
-        played = 0
-        for s in r.seats("played"):
-            played |= 1 << s
-        held = (
-            -1
-            if r.get("held") is None
-            else r.cards("held", parse_card, lookup=CODE_TO_CARD, value=[data["held"]])[0]
-        )
-        held_public = r.bool("held_public")
-        held_gen = r.int("held_gen", -1, pile_gen)
-        in_use = r.cards("in_use", parse_card, lookup=CODE_TO_CARD, max_len=3)
-        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=most)
-        discard_pile = r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)
-        knocker = -1 if r.get("knocker") is None else r.seat("knocker")
-        turns = r.int("turns", 0, max_turns)
-        scores = r.ints("scores", 0, 36 * num_rounds, length=n)
-        winners = r.seats("winners")
-        if any(c < SWAP_CARD for c in in_use + set_aside):
+    # ---- serialisation (the fields are declared on RatatatState) ---------------------------------
+    def check_state(self, state: RatatatState, r: StateReader) -> None:
+        """What ``from_dict`` refuses between fields."""
+        data = r.data
+        if any(c < SWAP_CARD for c in state.in_use + state.set_aside):
             raise r.error("in_use", data["in_use"], "specials only (and so for set_aside)")
-        if over:
-            best = min(scores)
-            if (
-                decision != NO_DECISION
-                or decider != -1
-                or held != -1
-                or in_use
-                or round_index != num_rounds
-                or winners != [s for s in range(n) if scores[s] == best]
-            ):
-                raise r.error(
-                    "over",
-                    True,
-                    "an ended game after the last round with decision 'none', decider -1, no "
-                    "card in hand or in use, and winners the seats at the lowest total",
-                )
+        if state.over:
+            self._check_over(state, r)
         else:
-            if winners or set_aside or round_index >= num_rounds or turns >= max_turns:
-                raise r.error(
-                    "over",
-                    False,
-                    "a running game has no winners, nothing set aside, round_index under "
-                    "num_rounds and turns under max_turns",
-                )
-            if decision == NO_DECISION or decider < 0:
-                raise r.error("decider", data["decider"], "a seat holding a decision")
-            in_hand = decision in (TAKE_SLOT, DRAWN, DRAW_TWO_EXTRA)
-            if in_hand != (held >= 0) or (held >= 0 and held_public != (decision == TAKE_SLOT)):
-                raise r.error(
-                    "held",
-                    data["held"],
-                    "a card exactly in decisions take_slot (a number taken from the discard "
-                    "pile, held_public) and drawn_card / draw_two_extra (drawn, not public)",
-                )
-            if decision == TAKE_SLOT and held >= SWAP_CARD:
-                raise r.error("held", data["held"], "a number card (a special cannot be taken)")
-            need = {
-                SWAP_TARGET: SWAP_CARD,
-                PEEK_SLOT: PEEK_CARD,
-                DRAW_TWO_EXTRA: DRAW_TWO_CARD,
-            }.get(decision)
-            if (need is not None and in_use[-1:] != [need]) or (
-                decision in (TURN, KNOCK_CHOICE, TAKE_SLOT) and in_use
-            ):
-                raise r.error("in_use", data["in_use"], f"what decision {data['decision']!r} uses")
-            if decision == TURN and not discard_pile:
-                raise r.error("discard_pile", [], "a face-up card to start a turn (R6)")
-            if decision == KNOCK_CHOICE and (knocker >= 0 or played != (1 << n) - 1):
-                raise r.error(
-                    "knocker", data["knocker"], "null while knock is offered (everyone played)"
-                )
-        if held < 0 and held_public:
-            raise r.error("held_public", held_public, "false when no card is held")
-        round_scores = [
-            r.ints(f"round_scores[{i}]", 0, 36, length=n, value=row)
-            for i, row in enumerate(r.list("round_scores", max_len=round_index))
-        ]
-        log = []
-        for i, entry in enumerate(r.list("log", max_len=24)):
-            r.list(f"log[{i}]", length=2, value=entry)
-            log.append(
-                (
-                    r.seat(f"log[{i}][0]", value=entry[0]),
-                    r.int(f"log[{i}][1]", 0, NUM_ACTIONS - 1, entry[1]),
-                )
-            )
-        last_rows = r.cards("last_rows", parse_card, lookup=CODE_TO_CARD, max_len=total)
-        if len(last_rows) not in (0, total):
+            self._check_running(state, r)
+        if state.held < 0 and state.held_public:
+            raise r.error("held_public", True, "false when no card is held")
+        total = len(state.slots)
+        if len(state.last_rows) not in (0, total):
             raise r.error("last_rows", data["last_rows"], f"[] or the {total} cards of the rows")
-        state = RatatatState(
-            num_players=n,
-            max_turns=max_turns,
-            num_rounds=num_rounds,
-            memory=memory,
-            rng=r.rng(),
-            scores=scores,
-            dealer=r.seat("dealer"),
-            round_index=round_index,
-            round_scores=round_scores,
-            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
-            discard_pile=discard_pile,
-            slots=slots,
-            knowers=knowers,
-            gens=r.ints("gens", -1, pile_gen, length=total),
-            seen_at=r.ints("seen_at", 0, decisions, length=n * total),
-            changed_at=r.ints("changed_at", 0, decisions, length=total),
-            last_decided=r.ints("last_decided", 0, decisions, length=n),
-            held=held,
-            held_public=held_public,
-            held_gen=held_gen,
-            in_use=in_use,
-            set_aside=set_aside,
-            pile_gen=pile_gen,
-            decision=decision,
-            decider=decider,
-            turns=turns,
-            played=played,
-            knocker=knocker,
-            last_rows=last_rows,
-            last_knocker=r.seat("last_knocker", none=-1),
-            log=log,
-            winners=winners,
-            over=over,
-            decisions=decisions,
+
+    def _check_over(self, state: RatatatState, r: StateReader) -> None:
+        best = min(state.scores)
+        if (
+            state.decision != NO_DECISION
+            or state.decider != -1
+            or state.held != -1
+            or state.in_use
+            or state.round_index != state.num_rounds
+            or state.winners != [s for s, v in enumerate(state.scores) if v == best]
+        ):
+            raise r.error("over", True, _ENDED)
+
+    def _check_running(self, state: RatatatState, r: StateReader) -> None:
+        data, decision, held = r.data, state.decision, state.held
+        if (
+            state.winners
+            or state.set_aside
+            or state.round_index >= state.num_rounds
+            or state.turns >= state.max_turns
+        ):
+            raise r.error(
+                "over",
+                False,
+                "a running game has no winners, nothing set aside, round_index under "
+                "num_rounds and turns under max_turns",
+            )
+        if decision == NO_DECISION or state.decider < 0:
+            raise r.error("decider", data["decider"], "a seat holding a decision")
+        in_hand = decision in (TAKE_SLOT, DRAWN, DRAW_TWO_EXTRA)
+        if in_hand != (held >= 0) or (held >= 0 and state.held_public != (decision == TAKE_SLOT)):
+            raise r.error(
+                "held",
+                data["held"],
+                "a card exactly in decisions take_slot (a number taken from the discard "
+                "pile, held_public) and drawn_card / draw_two_extra (drawn, not public)",
+            )
+        if decision == TAKE_SLOT and held >= SWAP_CARD:
+            raise r.error("held", data["held"], "a number card (a special cannot be taken)")
+        need = {SWAP_TARGET: SWAP_CARD, PEEK_SLOT: PEEK_CARD, DRAW_TWO_EXTRA: DRAW_TWO_CARD}.get(
+            decision
         )
-        return self.check_loaded(state, r, derived=("current_player",))
+        if (need is not None and state.in_use[-1:] != [need]) or (
+            decision in (TURN, KNOCK_CHOICE, TAKE_SLOT) and state.in_use
+        ):
+            raise r.error("in_use", data["in_use"], f"what decision {data['decision']!r} uses")
+        if decision == TURN and not state.discard_pile:
+            raise r.error("discard_pile", [], "a face-up card to start a turn (R6)")
+        everyone = (1 << state.num_players) - 1
+        if decision == KNOCK_CHOICE and (state.knocker >= 0 or state.played != everyone):
+            raise r.error(
+                "knocker", data["knocker"], "null while knock is offered (everyone played)"
+            )
 
-    # ---- invariants ------------------------------------------------------------------------------
-    def card_zones(self, state: RatatatState) -> dict[str, list[str]]:
-        codes = CARD_CODES
-        zones = {
-            "draw_pile": [codes[c] for c in state.draw_pile],
-            "discard_pile": [codes[c] for c in state.discard_pile],
-            "hand": [codes[state.held]] if state.held >= 0 else [],
-            "in_use": [codes[c] for c in state.in_use],
-            "set_aside": [codes[c] for c in state.set_aside],
-        }
-        for s in range(state.num_players):
-            base = s * SLOTS_PER_SEAT
-            zones[f"row_{s}"] = [codes[c] for c in state.slots[base : base + SLOTS_PER_SEAT]]
-        return zones
-
-    def deck_codes(self) -> list[str]:
-        return [CARD_CODES[c] for c in FULL_DECK]
+    card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
 
     def hidden_positions(self, state: RatatatState, seat: int) -> dict[int, list[int]]:
         """Where ``seat`` cannot see the card, grouped by draw-pile generation.
@@ -845,47 +742,3 @@ def _put(state: RatatatState, position: int, card: int) -> None:
         state.held = card
     else:
         state.draw_pile[-2 - position] = card
-
-
-def parse_card(code: Any) -> int:
-    card = CODE_TO_CARD.get(str(code).strip().upper())
-    if card is None:
-        raise ConfigError(f"unknown ratatat card code {code!r}; known codes: {CARD_CODES}")
-    return card
-
-
-_ACTION_TEXTS: list[str] = (
-    ["take_discard", "draw"]
-    + [f"slot {k}" for k in range(SLOTS_PER_SEAT)]
-    + ["discard", "use", "redraw"]
-    + [f"peek {k}" for k in range(SLOTS_PER_SEAT)]
-    + ["knock", "no_knock"]
-    + [
-        f"swap {k} {n} {j}"
-        for k in range(SLOTS_PER_SEAT)
-        for n in range(MAX_PLAYERS)
-        for j in range(SLOTS_PER_SEAT)
-    ]
-)
-_TEXT_TO_ACTION: dict[str, int] = {t: a for a, t in enumerate(_ACTION_TEXTS)}
-assert len(_ACTION_TEXTS) == NUM_ACTIONS
-
-
-def describe_action(action: int) -> str:
-    """Action texts of the rules file (seats absolute, slots 0..3 of a row)."""
-    action = int(action)
-    if 0 <= action < NUM_ACTIONS:
-        return _ACTION_TEXTS[action]
-    raise IllegalActionError(f"ratatat has actions 0..{NUM_ACTIONS - 1}; got {action}")
-
-
-def parse_action(text: str) -> int:
-    key = " ".join(str(text).strip().lower().split())
-    action = _TEXT_TO_ACTION.get(key)
-    if action is None:
-        raise IllegalActionError(
-            f"cannot parse ratatat action {text!r}; expected 'take_discard', 'draw', 'slot K', "
-            f"'discard', 'use', 'redraw', 'swap K N J', 'peek K', 'knock' or 'no_knock' with K, J "
-            f"slots in 0..3 and N a seat in 0..{MAX_PLAYERS - 1}"
-        )
-    return action

@@ -45,17 +45,11 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import (
-    ConfigError,
-    GameEngine,
-    IllegalActionError,
-    StateReader,
-    check_int,
-    check_scores,
-    rng_to_dict,
-    stack_deck,
-    standing_features,
-)
+from cardarena.envs.core import engine_parts as parts
+from cardarena.envs.core import state_fields as sf
+from cardarena.envs.core.errors import ConfigError, IllegalActionError
+from cardarena.envs.core.race import RaceGame, RaceState, race_fields
+from cardarena.envs.core.state_io import StateReader
 
 # ---- cards (S1-S6): the one data table of the deck composition --------------------------------
 NUMBER, BALLAST, MODIFIER, ACTION, BONUS = "number", "ballast", "modifier", "action", "bonus"
@@ -91,6 +85,7 @@ CARD_VALUE: list[int] = [row[2] for row in CARD_TABLE]
 DECK_COUNTS: list[int] = [row[3] for row in CARD_TABLE]
 NUM_CARD_KINDS = len(CARD_TABLE)
 CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
+parse_card = parts.card_parser("sevn", CARD_CODES)
 FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
 assert len(FULL_DECK) == 120 and NUM_CARD_KINDS == 31
 
@@ -116,15 +111,8 @@ IN_HAND, PASSED, FROZEN, BUSTED = 0, 1, 2, 3
 STATUS_NAMES = ["in_hand", "passed", "frozen", "busted"]
 
 # ---- decisions -------------------------------------------------------------------------------------
-(
-    NO_DECISION,
-    TURN,
-    TARGET_FREEZE,
-    TARGET_FLIP_THREE,
-    TARGET_SECOND_CHANCE,
-    FORK_CHOICE,
-    KEEP_BALLAST,
-) = range(7)
+NO_DECISION, TURN, TARGET_FREEZE, TARGET_FLIP_THREE = range(4)
+TARGET_SECOND_CHANCE, FORK_CHOICE, KEEP_BALLAST = range(4, 7)
 DECISION_NAMES = [
     "none",
     "turn",
@@ -146,20 +134,19 @@ DISCARD = KEEP + 1
 NUM_ACTIONS = DISCARD + 1
 
 
+POINTS_BOUND = 10**7  #: far above any total a game reaches (from_dict's bound)
+
+
+def _cards(zone: str = "", most: Any = None, **bounds: Any) -> sf.Cards:
+    most = len(FULL_DECK) if most is None else most
+    return sf.Cards(CARD_CODES, CODE_TO_CARD, parse_card, max_len=most, zone=zone, **bounds)
+
+
+@sf.state_fields
 @dataclass(slots=True)
-class SevnState:
+class SevnState(RaceState):
     """Everything about one game. ``values``/``has_second_chance``/``has_x2`` mirror ``table``."""
 
-    num_players: int
-    target_score: int
-    rng: np.random.Generator
-    scores: list[int]
-    dealer: int
-    draw_pile: list[int]  # top of the pile is the END of the list (pop())
-    discard_pile: list[int]  # in the order cards were discarded
-    table: list[list[int]]  # per seat, face-up cards in arrival order (S26)
-    status: list[int]
-    values: list[int]  # per seat, bitmask of values held (bit = card index, S6)
     has_second_chance: list[bool]
     has_x2: list[bool]
     set_aside: list[int] = field(default_factory=list)  # card(s) waiting for the decision
@@ -175,6 +162,25 @@ class SevnState:
     over: bool = False
     hand_index: int = 0
     decisions: int = 0
+
+    #: the saved form: to_dict writes these fields in this order (after game, num_players)
+    FIELDS = sf.declare(
+        **race_fields(_cards, 100_000, POINTS_BOUND, (DECISION_NAMES, STATUS_NAMES)),
+        set_aside=_cards("set_aside", most=2),
+        pending=sf.Seats(max_len=64, unique=False).of("queue"),
+        deal_pos=sf.Int(0, sf.N),
+        next_turn=sf.Seat(),
+        banked=sf.Ints(-1, POINTS_BOUND, length=sf.N),
+        last_banked=sf.Ints(-1, POINTS_BOUND, length=sf.N),
+        last_sevn=sf.Seat(none=-1),
+        over=sf.Bool(),
+        hand_index=sf.Int(0, 10**9),
+        decisions=sf.Int(0, 10**12),
+        rng=sf.Rng(),
+        values=sf.Cache(),
+        has_second_chance=sf.Cache(),
+        has_x2=sf.Cache(),
+    )
 
 
 def longest_run(number_mask: int) -> int:
@@ -235,7 +241,44 @@ def seat_hand_score(state: SevnState, seat: int, sevn: bool = False) -> int:
     return hand_score(state.table[seat], sevn)
 
 
-class SevnGame(GameEngine[SevnState]):
+#: the rules file's action texts, by action id
+_ACTION_TEXTS: list[str] = [
+    "pass",
+    "draw",
+    *[f"target {s}" for s in range(MAX_PLAYERS)],
+    "fork 0",
+    "fork 1",
+    "keep",
+    "discard",
+]
+assert len(_ACTION_TEXTS) == NUM_ACTIONS
+describe_action = parts.text_table("sevn", _ACTION_TEXTS)
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().lower().split()
+    single = {"pass": PASS, "draw": DRAW, "keep": KEEP, "discard": DISCARD}
+    if len(words) == 1 and words[0] in single:
+        return single[words[0]]
+    if len(words) == 2 and words[1].isdigit():
+        k = int(words[1])
+        if words[0] == "target" and k < MAX_PLAYERS:
+            return TARGET0 + k
+        if words[0] == "fork" and k < 2:
+            return FORK0 + k
+    raise IllegalActionError(
+        f"cannot parse sevn action {text!r}; expected 'pass', 'draw', 'target N' with N a seat "
+        f"in 0..{MAX_PLAYERS - 1}, 'fork 0', 'fork 1', 'keep' or 'discard'"
+    )
+
+
+_ENDED = (
+    "an ended game with decision 'none', decider -1, nothing set aside or pending, and the one "
+    "seat at the top score (at least target_score) the winner"
+)
+
+
+class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action):
     """SEVN for 2-8 players (options: ``num_players``, ``first_dealer`` (S7), ``target_score``
     (S27, 250))."""
 
@@ -246,47 +289,27 @@ class SevnGame(GameEngine[SevnState]):
     reward_kind = "zero_sum"
 
     def __init__(self, num_players: int = 4, first_dealer: int = 0, target_score: int = 250):
-        self.num_players = check_int("num_players", num_players, self.min_players, self.max_players)
-        self.first_dealer = check_int("first_dealer", first_dealer, 0, self.num_players - 1)
-        self.target_score = check_int("target_score", target_score, 1, 100_000)
+        self.seat_options(num_players, first_dealer, target_score, 100_000)
 
     # ---- set-up ----------------------------------------------------------------------------
     def new_game(
         self, rng: np.random.Generator, options: dict[str, Any] | None = None
     ) -> SevnState:
         """Start a game. Options: ``deck`` (codes, top first), ``scores`` (per seat), ``dealer``."""
-        options = dict(options or {})
-        n = self.num_players
-        top = [parse_card(code) for code in options.pop("deck", None) or []]
-        pile_top_first = stack_deck(FULL_DECK, top, rng, CARD_CODES)
-        scores = check_scores(options.pop("scores", None), n)
-        dealer = check_int("dealer", options.pop("dealer", self.first_dealer), 0, n - 1)
+        last_banked = [-1] * self.num_players
+        state, options = self.deal(
+            rng, options, ("has_second_chance", "has_x2"), last_banked=last_banked
+        )
         if options:
             raise ConfigError(
                 f"unknown sevn game options {sorted(options)}; known: deck, scores, dealer"
             )
-        state = SevnState(
-            num_players=n,
-            target_score=self.target_score,
-            rng=rng,
-            scores=[int(s) for s in scores],
-            dealer=dealer,
-            draw_pile=pile_top_first[::-1],
-            discard_pile=[],
-            table=[[] for _ in range(n)],
-            status=[IN_HAND] * n,
-            values=[0] * n,
-            has_second_chance=[False] * n,
-            has_x2=[False] * n,
-            last_banked=[-1] * n,
-        )
         self._start_hand(state)
         self._advance(state)
         return state
 
     # ---- queries ------------------------------------------------------------------------------
-    def current_player(self, state: SevnState) -> int | None:
-        return None if state.over else state.decider
+    decision_names = DECISION_NAMES
 
     def legal_actions(self, state: SevnState) -> list[int]:
         if state.over:
@@ -306,56 +329,18 @@ class SevnGame(GameEngine[SevnState]):
             return [DISCARD]
         return [KEEP, DISCARD]
 
-    def is_over(self, state: SevnState) -> bool:
-        return state.over
-
-    def returns(self, state: SevnState) -> list[float]:
-        """+1 split among the winners, -1 split among the others (sums to 0)."""
-        n = state.num_players
-        if not state.over or len(state.winners) == n:
-            return [0.0] * n
-        win, lose = 1.0 / len(state.winners), -1.0 / (n - len(state.winners))
-        return [win if s in state.winners else lose for s in range(n)]
-
-    def scores(self, state: SevnState) -> list[float]:
-        return [float(s) for s in state.scores]
-
-    def winners(self, state: SevnState) -> list[int]:
-        return list(state.winners)
-
     def standing(self, state: SevnState, seat: int) -> float:
         """For search rollouts cut at a hand's end: the lead over the best other seat in game
         totals, as a fraction of the target score (``potential`` stays 0: no reward shaping)."""
-        best_other = max(s for i, s in enumerate(state.scores) if i != seat)
-        return (state.scores[seat] - best_other) / state.target_score
+        return parts.lead(state.scores, seat, state.target_score)
 
     def round_index(self, state: SevnState) -> int:
         return state.hand_index
 
-    def round_features(self, state: SevnState, seat: int) -> np.ndarray:
-        return standing_features(state.scores, seat, state.dealer, state.target_score)
-
-    def decision_name(self, state: SevnState) -> str:
-        return "game_over" if state.over else DECISION_NAMES[state.decision]
-
-    # ---- action text ----------------------------------------------------------------------------
-    def describe_action(self, action: int) -> str:
-        return describe_action(action)
-
-    def parse_action(self, text: str) -> int:
-        return parse_action(text)
-
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: SevnState, action: int, seat: int | None = None) -> None:
-        seat = self.check_turn(state, seat)
-        action = int(action)
-        if action not in self.legal_actions(state):
-            raise self.illegal(state, action)
-        state.decisions += 1
-        decision = state.decision
-        state.decision = NO_DECISION
+        seat, action, decision = self.take_decision(state, action, seat)  # S18: next turn
         if decision == TURN:
-            state.next_turn = (seat + 1) % state.num_players  # S18: no extra turn afterwards
             if action == PASS:  # S8
                 state.status[seat] = PASSED
                 self._bank(state, seat)
@@ -389,15 +374,10 @@ class SevnGame(GameEngine[SevnState]):
     # ---- internals -------------------------------------------------------------------------------
     def _start_hand(self, state: SevnState) -> None:
         """S7: everyone back in the hand; the deal starts left of the dealer."""
-        n = state.num_players
-        state.status = [IN_HAND] * n
-        state.values = [0] * n
-        state.has_second_chance = [False] * n
-        state.has_x2 = [False] * n
-        state.banked = [-1] * n
+        self.clear_rows(state, "has_second_chance", "has_x2")
+        state.banked = [-1] * state.num_players
         state.queue = []
         state.deal_pos = 0
-        state.next_turn = (state.dealer + 1) % n
 
     def _end_hand(self, state: SevnState, sevn_seat: int = -1) -> None:
         """S19/S26/S27: table to the discard pile, the end of the game is checked, next hand."""
@@ -535,167 +515,55 @@ class SevnGame(GameEngine[SevnState]):
         state.scores[seat] += points
         state.banked[seat] = points
 
-    # ---- serialisation ---------------------------------------------------------------------------
-    def to_dict(self, state: SevnState) -> dict[str, Any]:
-        return {
-            "game": self.name,
-            "num_players": state.num_players,
-            "target_score": state.target_score,
-            "scores": list(state.scores),
-            "winners": list(state.winners),
-            "current_player": self.current_player(state),
-            "decision": DECISION_NAMES[state.decision],
-            "decider": state.decider,
-            "dealer": state.dealer,
-            "draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)],
-            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
-            "table": [[CARD_CODES[c] for c in cards] for cards in state.table],
-            "status": [STATUS_NAMES[s] for s in state.status],
-            "set_aside": [CARD_CODES[c] for c in state.set_aside],
-            "pending": list(state.queue),
-            "deal_pos": state.deal_pos,
-            "next_turn": state.next_turn,
-            "banked": list(state.banked),
-            "last_banked": list(state.last_banked),
-            "last_sevn": state.last_sevn,
-            "over": state.over,
-            "hand_index": state.hand_index,
-            "decisions": state.decisions,
-            "rng": rng_to_dict(state.rng),
-        }
+    # ---- serialisation (the fields are declared on SevnState) -------------------------------------
+    def check_state(self, state: SevnState, r: StateReader) -> None:
+        """What ``from_dict`` refuses between fields; rebuilds the caches of ``table``."""
+        state.has_second_chance = [SECOND_CHANCE in cards for cards in state.table]
+        state.has_x2 = [X2 in cards for cards in state.table]
+        self.check_rows(state, r, LAST_VALUE_CARD, BUSTED)
 
-    def from_dict(self, data: dict[str, Any]) -> SevnState:
-        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
-        r = StateReader(self, data)
-        n = r.num_players
-        most = len(FULL_DECK)
-        points = 10**7  # far above any total a game reaches
-        table = [
-            r.cards(f"table[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=most, value=row)
-            for s, row in enumerate(r.rows("table", n))
-        ]
-        status = [
-            r.choice(f"status[{s}]", STATUS_NAMES, v)
-            for s, v in enumerate(r.list("status", length=n))
-        ]
-        values = [0] * n
-        for s, cards in enumerate(table):
-            held = [c for c in cards if c <= LAST_VALUE_CARD]
-            if status[s] != BUSTED and len(set(held)) != len(held):
-                raise r.error(
-                    f"table[{s}]", data["table"][s], "each value at most once unless busted"
-                )
-            for c in held:  # a busted row's duplicate sets a bit already set
-                values[s] |= 1 << c
-        decision = r.choice("decision", DECISION_NAMES)
-        decider = r.seat("decider", none=-1)
-        set_aside = r.cards("set_aside", parse_card, lookup=CODE_TO_CARD, max_len=2)
-        queue = r.seats("pending", max_len=64, unique=False)
-        scores = r.ints("scores", 0, points, length=n)
-        target = r.int("target_score", 1, 100_000)
-        over = r.bool("over")
-        winners = r.seats("winners")
-        if over:
-            best = max(scores)
-            if (
-                decision != NO_DECISION
-                or decider != -1
-                or set_aside
-                or queue
-                or best < target
-                or winners != [s for s in range(n) if scores[s] == best]
-                or len(winners) != 1
-            ):
-                raise r.error(
-                    "over",
-                    True,
-                    "an ended game with decision 'none', decider -1, nothing set aside or "
-                    "pending, and the one seat at the top score (at least target_score) the winner",
-                )
+    def _check_over(self, state: SevnState, r: StateReader) -> None:
+        best = max(state.scores)
+        if (
+            best < state.target_score
+            or len(state.winners) != 1
+            or not parts.settled_end(state, state.queue, best)
+        ):
+            raise r.error("over", True, _ENDED)
+
+    def _check_running(self, state: SevnState, r: StateReader) -> None:
+        data, decision, decider, set_aside = r.data, state.decision, state.decider, state.set_aside
+        if state.winners:
+            raise r.error("winners", data["winners"], "[] while the game runs")
+        if decision == NO_DECISION or decider < 0 or state.status[decider] != IN_HAND:
+            raise r.error("decider", data["decider"], "a seat still in the hand holding a decision")
+        if decision == TURN and (state.queue or state.deal_pos != state.num_players):
+            raise r.error(
+                "pending", data["pending"], "[] and the deal over when a turn is offered (S8)"
+            )
+        if decision == FORK_CHOICE:
+            ok = len(set_aside) == 2 and FORK in state.table[decider]
+        elif decision == KEEP_BALLAST:
+            ok = len(set_aside) == 1 and BALLAST_M2 <= set_aside[0] <= BALLAST_M6
         else:
-            if winners:
-                raise r.error("winners", data["winners"], "[] while the game runs")
-            if decision == NO_DECISION or decider < 0 or status[decider] != IN_HAND:
-                raise r.error(
-                    "decider", data["decider"], "a seat still in the hand holding a decision"
-                )
-            if decision == TURN and (queue or r.int("deal_pos", 0, n) != n):
-                raise r.error(
-                    "pending", data["pending"], "[] and the deal over when a turn is offered (S8)"
-                )
-            if decision == FORK_CHOICE:
-                ok = len(set_aside) == 2 and FORK in table[decider]
-            elif decision == KEEP_BALLAST:
-                ok = len(set_aside) == 1 and BALLAST_M2 <= set_aside[0] <= BALLAST_M6
-            else:
-                want = {
-                    TURN: [],
-                    TARGET_FREEZE: [FREEZE],
-                    TARGET_FLIP_THREE: [FLIP_THREE],
-                    TARGET_SECOND_CHANCE: [SECOND_CHANCE],
-                }[decision]
-                ok = set_aside == want
-                if decision == TARGET_SECOND_CHANCE and SECOND_CHANCE not in table[decider]:
-                    ok = False
-            if not ok:
-                raise r.error(
-                    "set_aside",
-                    data["set_aside"],
-                    f"the card(s) decision {data['decision']!r} is about (FORK: the two revealed "
-                    f"cards; SECOND_CHANCE: the drawer holds one already)",
-                )
-        state = SevnState(
-            num_players=n,
-            target_score=target,
-            rng=r.rng(),
-            scores=scores,
-            dealer=r.seat("dealer"),
-            draw_pile=r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=most)[::-1],
-            discard_pile=r.cards("discard_pile", parse_card, lookup=CODE_TO_CARD, max_len=most),
-            table=table,
-            status=status,
-            values=values,
-            has_second_chance=[SECOND_CHANCE in cards for cards in table],
-            has_x2=[X2 in cards for cards in table],
-            set_aside=set_aside,
-            queue=queue,
-            deal_pos=r.int("deal_pos", 0, n),
-            decision=decision,
-            decider=decider,
-            next_turn=r.seat("next_turn"),
-            banked=r.ints("banked", -1, points, length=n),
-            last_banked=r.ints("last_banked", -1, points, length=n),
-            last_sevn=r.seat("last_sevn", none=-1),
-            winners=winners,
-            over=over,
-            hand_index=r.int("hand_index", 0, 10**9),
-            decisions=r.int("decisions", 0, 10**12),
-        )
-        return self.check_loaded(state, r, derived=("current_player",))
+            want = {
+                TURN: [],
+                TARGET_FREEZE: [FREEZE],
+                TARGET_FLIP_THREE: [FLIP_THREE],
+                TARGET_SECOND_CHANCE: [SECOND_CHANCE],
+            }[decision]
+            ok = set_aside == want
+            if decision == TARGET_SECOND_CHANCE and SECOND_CHANCE not in state.table[decider]:
+                ok = False
+        if not ok:
+            raise r.error(
+                "set_aside",
+                data["set_aside"],
+                f"the card(s) decision {data['decision']!r} is about (FORK: the two revealed "
+                f"cards; SECOND_CHANCE: the drawer holds one already)",
+            )
 
-    # ---- invariants ------------------------------------------------------------------------------
-    def card_zones(self, state: SevnState) -> dict[str, list[str]]:
-        zones = {
-            "draw_pile": [CARD_CODES[c] for c in state.draw_pile],
-            "discard_pile": [CARD_CODES[c] for c in state.discard_pile],
-            "set_aside": [CARD_CODES[c] for c in state.set_aside],
-        }
-        for s, cards in enumerate(state.table):
-            zones[f"table_{s}"] = [CARD_CODES[c] for c in cards]
-        return zones
-
-    def deck_codes(self) -> list[str]:
-        return [CARD_CODES[c] for c in FULL_DECK]
-
-    def resample_hidden(self, state: SevnState, seat: int, rng: np.random.Generator) -> SevnState:
-        """Only the draw-pile order and the generator are hidden: every card is dealt face up,
-        FORK cards are revealed to all and every discard was seen (S16, S26)."""
-        clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
-        pile = sorted(
-            clone.draw_pile
-        )  # canonical order first: the copy owes nothing to the true one
-        clone.draw_pile = [pile[i] for i in rng.permutation(len(pile))]
-        return clone
+    card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
 
 
 def second_chance_takers(state: SevnState, drawer: int) -> list[int]:
@@ -705,49 +573,3 @@ def second_chance_takers(state: SevnState, drawer: int) -> list[int]:
         for s in range(state.num_players)
         if s != drawer and state.status[s] == IN_HAND and not state.has_second_chance[s]
     ]
-
-
-def parse_card(code: Any) -> int:
-    text = str(code).strip()
-    card = CODE_TO_CARD.get(text)
-    if card is None:
-        card = CODE_TO_CARD.get(text.upper(), CODE_TO_CARD.get(text.lower()))
-    if card is None:
-        raise ConfigError(f"unknown sevn card code {code!r}; known codes: {CARD_CODES}")
-    return card
-
-
-def describe_action(action: int) -> str:
-    """Action texts of the rules file: ``pass``, ``draw``, ``target N`` (absolute seat),
-    ``fork 0`` / ``fork 1``, ``keep``, ``discard``."""
-    action = int(action)
-    if action == PASS:
-        return "pass"
-    if action == DRAW:
-        return "draw"
-    if TARGET0 <= action < FORK0:
-        return f"target {action - TARGET0}"
-    if FORK0 <= action < KEEP:
-        return f"fork {action - FORK0}"
-    if action == KEEP:
-        return "keep"
-    if action == DISCARD:
-        return "discard"
-    raise IllegalActionError(f"sevn has actions 0..{NUM_ACTIONS - 1}; got {action}")
-
-
-def parse_action(text: str) -> int:
-    words = str(text).strip().lower().split()
-    single = {"pass": PASS, "draw": DRAW, "keep": KEEP, "discard": DISCARD}
-    if len(words) == 1 and words[0] in single:
-        return single[words[0]]
-    if len(words) == 2 and words[1].isdigit():
-        k = int(words[1])
-        if words[0] == "target" and k < MAX_PLAYERS:
-            return TARGET0 + k
-        if words[0] == "fork" and k < 2:
-            return FORK0 + k
-    raise IllegalActionError(
-        f"cannot parse sevn action {text!r}; expected 'pass', 'draw', 'target N' with N a seat "
-        f"in 0..{MAX_PLAYERS - 1}, 'fork 0', 'fork 1', 'keep' or 'discard'"
-    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardarena.envs.core import engine_parts as parts
 from cardarena.envs.suicidium.rules import MAX_PLAYERS, NUM_CARDS, NUM_OBJECT_TYPES, SuicidiumState
 
 #: cards of the draw pile shown to the critic, from the top
@@ -19,10 +20,8 @@ TOP_CARDS = 3
 _HANDS = MAX_PLAYERS * NUM_CARDS
 SIZE = _HANDS + TOP_CARDS * NUM_CARDS + NUM_OBJECT_TYPES
 
-
-def privileged_size(engine: object) -> int:
-    """Length of :func:`encode_privileged`'s vector (the same for every table size)."""
-    return SIZE
+#: length of :func:`encode_privileged`'s vector (the same for every table size)
+privileged_size = parts.fixed_size(SIZE)
 
 
 def encode_privileged(state: SuicidiumState, seat: int) -> np.ndarray:
@@ -33,8 +32,7 @@ def encode_privileged(state: SuicidiumState, seat: int) -> np.ndarray:
     for s, hand in enumerate(state.hands):
         for card in hand:
             out[s * NUM_CARDS + card] = 1.0
-    for i, card in enumerate(reversed(state.draw_pile[-TOP_CARDS:])):
-        out[_HANDS + i * NUM_CARDS + card] = 1.0
+    parts.pile_top(out, _HANDS, state.draw_pile, TOP_CARDS, NUM_CARDS)
     if state.object_pile:
         out[_HANDS + TOP_CARDS * NUM_CARDS + state.object_pile[-1]] = 1.0
     return out

@@ -64,15 +64,11 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import (
-    ConfigError,
-    GameEngine,
-    IllegalActionError,
-    StateReader,
-    check_int,
-    rng_to_dict,
-    stack_deck,
-)
+from cardarena.envs.core import engine_parts as parts
+from cardarena.envs.core import state_fields as sf
+from cardarena.envs.core.engine import GameEngine
+from cardarena.envs.core.errors import ConfigError, IllegalActionError, check_int
+from cardarena.envs.core.state_io import StateReader
 from cardarena.envs.suicidium.catalogue import (
     EFFECTS,
     TARGET_ANY,
@@ -133,6 +129,7 @@ RAZOR, NOOSE, POISON, BOOTH, HARAKIRI = 0, 1, 2, 3, 4
 OBJECT_CODES = ["RAZOR", "NOOSE", "POISON", "BOOTH", "HARAKIRI"]
 NUM_OBJECT_TYPES = len(OBJECT_CODES)
 CODE_TO_OBJECT: dict[str, int] = {code: i for i, code in enumerate(OBJECT_CODES)}
+parse_object = parts.card_parser("suicidium", OBJECT_CODES, what="object code")
 BASE_OBJECTS: list[int] = [RAZOR] * 4 + [NOOSE] * 4 + [POISON] * 4 + [BOOTH]
 PARTY_OBJECTS: list[int] = [RAZOR, NOOSE, POISON] + [HARAKIRI] * 5
 
@@ -194,6 +191,104 @@ PHASE_NAMES = ["draw", "main", "response", "resolution"]
 E_CARD, E_PLAYER, E_TARGET, E_SEATS, E_PLACED = 0, 1, 2, 3, 4
 
 
+# ---- the saved form of a state (to_dict / from_dict) ---------------------------------------------
+BIG = 10**12  #: from_dict's bound of the turn and decision counters
+_ENTRY_KEYS = ("card", "player", "target", "seats", "placed")
+
+
+def _deck_size(s: Any) -> int:
+    """Action cards in the game (``most`` of from_dict's list bounds)."""
+    return len(BASE_DECK) + (len(PARTY_DECK) if s.expansion else 0)
+
+
+def _object_count(s: Any) -> int:
+    return len(BASE_OBJECTS) + (len(PARTY_OBJECTS) if s.num_players == 5 else 0)
+
+
+def _cards(zone: str = "", **bounds: Any) -> sf.Cards:
+    return sf.Cards(CARD_IDS, "_card_lookup", "parse_card", max_len=_deck_size, zone=zone, **bounds)
+
+
+def _objects(zone: str = "", **bounds: Any) -> sf.Cards:
+    return sf.Cards(
+        OBJECT_CODES, CODE_TO_OBJECT, parse_object, max_len=_object_count, zone=zone, **bounds
+    )
+
+
+class _Lasting(sf.Field):
+    """A lasting event in front of a seat: ``[card id, turn it arrived]`` (U27)."""
+
+    def dump(self, value: Any) -> list[Any]:
+        return [CARD_IDS[value[0]], value[1]]
+
+    def load(self, c: sf.Loading, key: str, value: Any) -> list[int]:
+        r = c.r
+        card, turn = r.list(key, length=2, value=value)
+        card = r.cards(key, c.engine.parse_card, value=[card])[0]
+        if EFFECT[card] not in LASTING_EFFECTS:
+            raise r.error(key, value, "a lasting event card (skip draw, skip main, shield)")
+        return [card, r.int(key, 0, c.state.turn, turn)]
+
+
+class _Entry(sf.Field):
+    """A card played this turn: ``{card, player, target, seats, placed}`` (the table entry)."""
+
+    def dump(self, e: Any) -> dict[str, Any]:
+        return {
+            "card": CARD_IDS[e[E_CARD]],
+            "player": e[E_PLAYER],
+            "target": e[E_TARGET],
+            "seats": list(e[E_SEATS]),
+            "placed": bool(e[E_PLACED]),
+        }
+
+    def load(self, c: sf.Loading, key: str, e: Any) -> list[Any]:
+        r, i = c.r, int(key[key.index("[") + 1 : -1])
+        if not isinstance(e, dict) or set(e) != set(_ENTRY_KEYS):
+            raise r.error(key, e, "{'card', 'player', 'target', 'seats', 'placed'}")
+        card = r.cards(f"{key}.card", c.engine.parse_card, value=[e["card"]])[0]
+        target = r.int(f"{key}.target", -1, i - 1, e["target"])
+        if target >= 0 and KIND[card] != RESPONSE:
+            raise r.error(f"{key}.target", target, "-1 for a card that is not a response")
+        placed = r.bool(f"{key}.placed", e["placed"])
+        if placed and EFFECT[card] not in LASTING_EFFECTS:
+            raise r.error(f"{key}.placed", placed, "true only for a lasting event")
+        player = r.seat(f"{key}.player", value=e["player"])
+        return [
+            card,
+            player,
+            target,
+            r.seats(f"{key}.seats", unique=False, value=e["seats"]),
+            int(placed),
+        ]
+
+
+class _KnownBy(sf.Field):
+    """Per card, the seats that know which hand holds it; saved as {card id: bitmask}."""
+
+    def dump(self, value: Any) -> dict[str, int]:
+        return {CARD_IDS[c]: m for c, m in enumerate(value) if m}
+
+    def load(self, c: sf.Loading, key: str, value: Any) -> list[int]:
+        r = c.r
+        if not isinstance(value, dict) or len(value) > _deck_size(c.state):
+            raise r.error(key, value, "a dict of card id -> bitmask of seats")
+        known_by = [0] * NUM_CARDS
+        for code, mask in value.items():
+            card = r.cards(key, c.engine.parse_card, value=[code])[0]
+            known_by[card] = r.int(f"{key}[{code!r}]", 1, (1 << r.num_players) - 1, mask)
+        return known_by
+
+
+def _table_zone(s: Any) -> list[list[str]]:
+    """Per seat, what lies face up in front of it: its objects, then its lasting events."""
+    return [
+        [OBJECT_CODES[o] for o in s.objects[p]] + [CARD_IDS[c] for c, _ in s.lasting[p]]
+        for p in range(s.num_players)
+    ]
+
+
+@sf.state_fields
 @dataclass(slots=True)
 class SuicidiumState:
     """Everything about one game (hidden parts included: hands, pile orders, the generator)."""
@@ -217,7 +312,7 @@ class SuicidiumState:
     step: int = ST_START_TURN
     decision: int = D_NONE
     decider: int = -1
-    table: list[list[Any]] = field(default_factory=list)  # the cards played this turn
+    table: list[list[int | list[int]]] = field(default_factory=list)  # cards played this turn
     played: int = 0  # cards the decider played in this MAIN phase / response turn
     drew: int = 0  # cards drawn in this turn's DRAW phase
     skip_draw_now: bool = False
@@ -234,6 +329,48 @@ class SuicidiumState:
     over: bool = False
     decisions: int = 0
     passes_in_a_row: int = 0
+
+    #: the saved form: to_dict writes these fields in this order (after game, num_players)
+    FIELDS = sf.declare(
+        mode=sf.Choice(MODE_NAMES),
+        expansion=sf.Bool(),
+        scores=sf.Derived(lambda game, s: game.scores(s)),
+        winners=sf.Seats(),
+        current_player=sf.Derived(lambda game, s: game.current_player(s)),
+        decision=sf.Derived(lambda game, s: game.decision_name(s)).of("decision"),
+        decider=sf.Seat(none=-1),
+        phase=sf.Choice(PHASE_NAMES),
+        step=sf.Int(ST_WAIT, ST_END_TURN),
+        active=sf.Seat(),
+        turn=sf.Int(0, BIG),
+        wp=sf.Ints(0, MAX_WP, length=sf.N),
+        in_game=sf.Bools(sf.N).of("alive"),
+        hands=sf.List(_cards(), length=sf.N, zone="hand_{}"),
+        draw_pile=_cards("draw_pile", reverse=True),
+        discard_pile=_cards("discard_pile"),
+        object_pile=_objects("object_pile", reverse=True),
+        objects=sf.List(_objects(), length=sf.N),
+        lasting=sf.List(sf.List(_Lasting(), max_len=lambda s: _deck_size(s)), length=sf.N),
+        table=sf.Derived(lambda game, s: _table_zone(s)),
+        played=sf.List(_Entry(), max_len=_deck_size).of("table"),
+        known_by=_KnownBy(),
+        played_count=sf.Int(0, MAX_PLAYS).of("played"),
+        drew=sf.Int(0, HAND_SIZE),
+        skip_draw_now=sf.Bool(),
+        skip_main_now=sf.Bool(),
+        responders=sf.Seats(),
+        responded=sf.Bool(),
+        active_responding=sf.Bool(),
+        need=sf.Int(0, sf.N),
+        res_idx=sf.Int(0, _deck_size),  # not reset when the table is cleared
+        res_active=sf.List(sf.Bool(), max_len=lambda s: len(s.table)),
+        discard_left=sf.Int(0, _deck_size),
+        discard_mark=sf.Int(0, lambda s: len(s.discard_pile)),
+        over=sf.Bool(),
+        decisions=sf.Int(0, BIG),
+        passes_in_a_row=sf.Int(0, lambda s: 4 * s.num_players),
+        rng=sf.Rng(),
+    )
 
 
 def table_activity(table: list[list[Any]]) -> list[bool]:
@@ -288,7 +425,50 @@ def point_changes(card: int, seats: list[int], mult: int) -> list[tuple[int, int
     return [(s, amount) for s in seats]
 
 
-class SuicidiumGame(GameEngine[SuicidiumState]):
+def describe_action(action: int) -> str:
+    """Action texts: ``pass``, ``draw K``, ``target N``, ``play ID``, ``on ID``, ``discard ID``,
+    ``take ID`` (ID: a catalogue id, N: an absolute seat)."""
+    a = int(action)
+    if a == PASS:
+        return "pass"
+    if DRAW0 <= a < TARGET0:
+        return f"draw {a - DRAW0}"
+    if TARGET0 <= a < PLAY0:
+        return f"target {a - TARGET0}"
+    if PLAY0 <= a < ON0:
+        return f"play {CARD_IDS[a - PLAY0]}"
+    if ON0 <= a < DISCARD0:
+        return f"on {CARD_IDS[a - ON0]}"
+    if DISCARD0 <= a < TAKE0:
+        return f"discard {CARD_IDS[a - DISCARD0]}"
+    if TAKE0 <= a < NUM_ACTIONS:
+        return f"take {CARD_IDS[a - TAKE0]}"
+    raise IllegalActionError(f"suicidium has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+_CARD_VERBS = {"play": PLAY0, "on": ON0, "discard": DISCARD0, "take": TAKE0}
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().split()
+    if len(words) == 1 and words[0].lower() == "pass":
+        return PASS
+    if len(words) == 2:
+        verb, arg = words[0].lower(), words[1]
+        if verb == "draw" and arg.isdigit() and int(arg) <= HAND_SIZE:
+            return DRAW0 + int(arg)
+        if verb == "target" and arg.isdigit() and int(arg) < MAX_PLAYERS:
+            return TARGET0 + int(arg)
+        if verb in _CARD_VERBS and arg.upper() in ID_TO_CARD:
+            return _CARD_VERBS[verb] + ID_TO_CARD[arg.upper()]
+    raise IllegalActionError(
+        f"cannot parse suicidium action {text!r}; expected 'pass', 'draw K' (K in 0..7), "
+        f"'target N' (seat N in 0..{MAX_PLAYERS - 1}), or 'play ID' / 'on ID' / 'discard ID' / "
+        f"'take ID' with ID a catalogue id (e.g. 'play SPOILER')"
+    )
+
+
+class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=parse_action):
     """Suicidium for 2-5 players (options ``num_players``, ``mode`` (U6), ``expansion`` (U32)).
 
     With 5 players the expansion objects are always in the object deck (U35); ``expansion``
@@ -347,9 +527,9 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     if c not in rest:
                         raise ConfigError(f"hands: card {CARD_IDS[c]!r} is dealt twice")
                     rest.remove(c)
-            pile = stack_deck(rest, top, rng, CARD_IDS)
+            pile = parts.stack_deck(rest, top, rng, CARD_IDS)
         else:
-            pile = stack_deck(self.action_deck, top, rng, CARD_IDS)
+            pile = parts.stack_deck(self.action_deck, top, rng, CARD_IDS)
             hands = [pile[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(n)]
             pile = pile[HAND_SIZE * n :]
         held_opt = options.pop("held", None)
@@ -366,7 +546,7 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     rest_objects.remove(obj)
                     held[s].append(obj)
         object_top = [parse_object(c) for c in options.pop("objects", None) or []] + deck_objects
-        object_pile = stack_deck(rest_objects, object_top, rng, OBJECT_CODES)
+        object_pile = parts.stack_deck(rest_objects, object_top, rng, OBJECT_CODES)
         wp = options.pop("wp", None)
         if wp is None:
             wp = [START_WP] * n
@@ -415,30 +595,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         return card
 
     # ---- queries ---------------------------------------------------------------------------------
-    def current_player(self, state: SuicidiumState) -> int | None:
-        return None if state.over else state.decider
-
-    def is_over(self, state: SuicidiumState) -> bool:
-        return state.over
-
-    def returns(self, state: SuicidiumState) -> list[float]:
-        """Zero-sum terminal reward: +1 to the winner, -1 split among the others."""
-        n = state.num_players
-        if not state.over or not state.winners:
-            return [0.0] * n
-        lose = -1.0 / (n - len(state.winners))
-        win = 1.0 / len(state.winners)
-        return [win if s in state.winners else lose for s in range(n)]
+    decision_names = DECISION_NAMES
 
     def scores(self, state: SuicidiumState) -> list[float]:
         """Willpower per seat (U3); a player out of the game has 0."""
         return [float(w) for w in state.wp]
-
-    def winners(self, state: SuicidiumState) -> list[int]:
-        return list(state.winners)
-
-    def decision_name(self, state: SuicidiumState) -> str:
-        return "game_over" if state.over else DECISION_NAMES[state.decision]
 
     def legal_actions(self, state: SuicidiumState) -> list[int]:
         if state.over:
@@ -493,13 +654,6 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         if len(hand) >= HAND_SIZE:
             acts += sorted([DISCARD0 + c for c in hand])
         return acts
-
-    # ---- action text -------------------------------------------------------------------------------
-    def describe_action(self, action: int) -> str:
-        return describe_action(action)
-
-    def parse_action(self, text: str) -> int:
-        return parse_action(text)
 
     # ---- play ------------------------------------------------------------------------------------------
     def apply(self, state: SuicidiumState, action: int, seat: int | None = None) -> None:
@@ -986,152 +1140,24 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
         state.phase = PH_DRAW
         state.step = ST_START_TURN
 
-    # ---- serialisation ---------------------------------------------------------------------------------
-    def to_dict(self, state: SuicidiumState) -> dict[str, Any]:
-        return {
-            "game": self.name,
-            "num_players": state.num_players,
-            "mode": MODE_NAMES[state.mode],
-            "expansion": state.expansion,
-            "scores": self.scores(state),
-            "winners": list(state.winners),
-            "current_player": self.current_player(state),
-            "decision": self.decision_name(state),
-            "decider": state.decider,
-            "phase": PHASE_NAMES[state.phase],
-            "step": state.step,
-            "active": state.active,
-            "turn": state.turn,
-            "wp": list(state.wp),
-            "in_game": list(state.alive),
-            "hands": [[CARD_IDS[c] for c in h] for h in state.hands],
-            "draw_pile": [CARD_IDS[c] for c in reversed(state.draw_pile)],
-            "discard_pile": [CARD_IDS[c] for c in state.discard_pile],
-            "object_pile": [OBJECT_CODES[o] for o in reversed(state.object_pile)],
-            "objects": [[OBJECT_CODES[o] for o in objs] for objs in state.objects],
-            "lasting": [[[CARD_IDS[c], t] for c, t in items] for items in state.lasting],
-            "table": [
-                [OBJECT_CODES[o] for o in state.objects[s]]
-                + [CARD_IDS[c] for c, _ in state.lasting[s]]
-                for s in range(state.num_players)
-            ],
-            "played": [
-                {
-                    "card": CARD_IDS[e[E_CARD]],
-                    "player": e[E_PLAYER],
-                    "target": e[E_TARGET],
-                    "seats": list(e[E_SEATS]),
-                    "placed": bool(e[E_PLACED]),
-                }
-                for e in state.table
-            ],
-            "known_by": {CARD_IDS[c]: m for c, m in enumerate(state.known_by) if m},
-            "played_count": state.played,
-            "drew": state.drew,
-            "skip_draw_now": state.skip_draw_now,
-            "skip_main_now": state.skip_main_now,
-            "responders": list(state.responders),
-            "responded": state.responded,
-            "active_responding": state.active_responding,
-            "need": state.need,
-            "res_idx": state.res_idx,
-            "res_active": list(state.res_active),
-            "discard_left": state.discard_left,
-            "discard_mark": state.discard_mark,
-            "over": state.over,
-            "decisions": state.decisions,
-            "passes_in_a_row": state.passes_in_a_row,
-            "rng": rng_to_dict(state.rng),
-        }
-
-    def from_dict(self, data: dict[str, Any]) -> SuicidiumState:
-        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
-        r = StateReader(self, data)
-        n = r.num_players
-        big = 10**12
-        if r.get("mode") != MODE_NAMES[self.mode]:
+    # ---- serialisation (the fields are declared on SuicidiumState) ------------------------------
+    def check_state(self, state: SuicidiumState, r: StateReader) -> None:
+        """What ``from_dict`` refuses between fields; reads ``decision`` (saved as its name)."""
+        data = r.data
+        if state.mode != self.mode:
             raise r.error("mode", data["mode"], f"{MODE_NAMES[self.mode]!r} (this game's mode)")
-        if r.bool("expansion") != self.expansion:
+        if state.expansion != self.expansion:
             raise r.error("expansion", data["expansion"], f"{self.expansion} (this game's)")
-        most = len(self.action_deck)
-        card = self.parse_card
-        lookup = self._card_lookup
-        over = r.bool("over")
-        turn = r.int("turn", 0, big)
-        alive = r.bools("in_game", n)
-        wp = r.ints("wp", 0, MAX_WP, length=n)
-        hands = [
-            r.cards(f"hands[{s}]", card, most, value=h, lookup=lookup)
-            for s, h in enumerate(r.rows("hands", n))
-        ]
-        objects = [
-            r.cards(
-                f"objects[{s}]", parse_object, len(self.object_deck), value=o, lookup=CODE_TO_OBJECT
-            )
-            for s, o in enumerate(r.rows("objects", n))
-        ]
-        lasting = []
-        for s, items in enumerate(r.rows("lasting", n)):
-            row = []
-            for i, item in enumerate(items):
-                where = f"lasting[{s}][{i}]"
-                c, t = r.list(where, length=2, value=item)
-                c = r.cards(where, card, value=[c])[0]
-                if EFFECT[c] not in LASTING_EFFECTS:
-                    raise r.error(
-                        where, item, "a lasting event card (skip draw, skip main, shield)"
-                    )
-                row.append([c, r.int(where, 0, turn, t)])
-            lasting.append(row)
-        known = r.get("known_by")
-        if not isinstance(known, dict) or len(known) > most:
-            raise r.error("known_by", known, "a dict of card id -> bitmask of seats")
-        known_by = [0] * NUM_CARDS
-        for code, mask in known.items():
-            c = r.cards("known_by", card, value=[code])[0]
-            known_by[c] = r.int(f"known_by[{code!r}]", 1, (1 << n) - 1, mask)
-        table = []
-        for i, e in enumerate(r.list("played", max_len=most)):
-            where = f"played[{i}]"
-            if not isinstance(e, dict) or set(e) != {"card", "player", "target", "seats", "placed"}:
-                raise r.error(where, e, "{'card', 'player', 'target', 'seats', 'placed'}")
-            c = r.cards(f"{where}.card", card, value=[e["card"]])[0]
-            target = r.int(f"{where}.target", -1, i - 1, e["target"])
-            if target >= 0 and KIND[c] != RESPONSE:
-                raise r.error(f"{where}.target", target, "-1 for a card that is not a response")
-            placed = r.bool(f"{where}.placed", e["placed"])
-            if placed and EFFECT[c] not in LASTING_EFFECTS:
-                raise r.error(f"{where}.placed", placed, "true only for a lasting event")
-            table.append(
-                [
-                    c,
-                    r.seat(f"{where}.player", value=e["player"]),
-                    target,
-                    r.seats(f"{where}.seats", unique=False, value=e["seats"]),
-                    int(placed),
-                ]
-            )
-        decision = (
-            D_NONE if over else r.choice("decision", DECISION_NAMES[1:], data.get("decision")) + 1
-        )
-        decider = r.seat("decider", none=-1)
-        active = r.seat("active")
-        phase = r.choice("phase", PHASE_NAMES)
-        step = r.int("step", ST_WAIT, ST_END_TURN)
-        played = r.int("played_count", 0, MAX_PLAYS)
-        need = r.int("need", 0, n)
-        res_active = r.bools("res_active", value=r.list("res_active", max_len=len(table)))
-        res_idx = r.int("res_idx", 0, most)  # not reset when the table is cleared
-        discard_pile = r.cards("discard_pile", card, most, lookup=lookup)
-        discard_left = r.int("discard_left", 0, most)
-        discard_mark = r.int("discard_mark", 0, len(discard_pile))
-        winners = r.seats("winners")
-        if over:
+        if state.over:
+            state.decision = D_NONE
             if (
-                decider != -1
-                or step != ST_WAIT
-                or len(winners) != 1
-                or (self.mode == SURVIVE and winners != [s for s in range(n) if alive[s]])
+                state.decider != -1
+                or state.step != ST_WAIT
+                or len(state.winners) != 1
+                or (
+                    self.mode == SURVIVE
+                    and state.winners != [s for s in range(state.num_players) if state.alive[s]]
+                )
             ):
                 raise r.error(
                     "over",
@@ -1140,94 +1166,16 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                     "seat still in the game)",
                 )
         else:
-            self._check_running(
-                r,
-                alive,
-                wp,
-                hands,
-                lasting,
-                table,
-                decision,
-                decider,
-                active,
-                phase,
-                step,
-                played,
-                need,
-                res_active,
-                res_idx,
-                discard_left,
-                winners,
-            )
-        state = SuicidiumState(
-            num_players=n,
-            mode=self.mode,
-            expansion=self.expansion,
-            rng=r.rng(),
-            wp=wp,
-            alive=alive,
-            hands=hands,
-            draw_pile=r.cards("draw_pile", card, most, lookup=lookup)[::-1],
-            discard_pile=discard_pile,
-            object_pile=r.cards(
-                "object_pile", parse_object, len(self.object_deck), lookup=CODE_TO_OBJECT
-            )[::-1],
-            objects=objects,
-            lasting=lasting,
-            known_by=known_by,
-            active=active,
-            turn=turn,
-            phase=phase,
-            step=step,
-            decision=decision,
-            decider=decider,
-            table=table,
-            played=played,
-            drew=r.int("drew", 0, HAND_SIZE),
-            skip_draw_now=r.bool("skip_draw_now"),
-            skip_main_now=r.bool("skip_main_now"),
-            responders=r.seats("responders"),
-            responded=r.bool("responded"),
-            active_responding=r.bool("active_responding"),
-            need=need,
-            res_idx=res_idx,
-            res_active=res_active,
-            discard_left=discard_left,
-            discard_mark=discard_mark,
-            winners=winners,
-            over=over,
-            decisions=r.int("decisions", 0, big),
-            passes_in_a_row=r.int("passes_in_a_row", 0, 4 * n),
-        )
-        derived = ("scores", "current_player", "decision", "table")
-        return self.check_loaded(state, r, derived=derived)
+            state.decision = r.choice("decision", DECISION_NAMES[1:], data.get("decision")) + 1
+            self._check_running(r, state)
 
     @staticmethod
-    def _check_running(
-        r: StateReader,
-        alive: list[bool],
-        wp: list[int],
-        hands: list[list[int]],
-        lasting: list[list[list[int]]],
-        table: list[list[Any]],
-        decision: int,
-        decider: int,
-        active: int,
-        phase: int,
-        step: int,
-        played: int,
-        need: int,
-        res_active: list[bool],
-        res_idx: int,
-        discard_left: int,
-        winners: list[int],
-    ) -> None:
-        """What a running game's decision point implies (see ``_advance``), for from_dict."""
-        n = len(alive)
-        if winners:
-            raise r.error("winners", winners, "[] while the game runs")
-        for s in range(n):
-            if alive[s] != (wp[s] >= 1) or (not alive[s] and (hands[s] or lasting[s])):
+    def _check_seats(r: StateReader, state: SuicidiumState) -> None:
+        alive, wp = state.alive, state.wp
+        if state.winners:
+            raise r.error("winners", state.winners, "[] while the game runs")
+        for s in range(state.num_players):
+            if alive[s] != (wp[s] >= 1) or (not alive[s] and (state.hands[s] or state.lasting[s])):
                 raise r.error(
                     f"in_game[{s}]",
                     alive[s],
@@ -1235,11 +1183,15 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                 )
         if sum(alive) < 2:
             raise r.error("in_game", alive, "at least two seats in a running game (U6)")
-        if not alive[active] or decider < 0 or not alive[decider]:
-            raise r.error("decider", decider, "a seat in the game (and so the active seat)")
-        # every entry but a last one still waiting for its targets has them
+        if not alive[state.active] or state.decider < 0 or not alive[state.decider]:
+            raise r.error("decider", state.decider, "a seat in the game (and so the active seat)")
+
+    @staticmethod
+    def _check_table(r: StateReader, state: SuicidiumState) -> None:
+        """Every entry but a last one still waiting for its targets has them."""
+        table = state.table
         for i, (c, _, target, seats, _) in enumerate(table):
-            waiting = i == len(table) - 1 and decision in (D_TARGET_PLAYER, D_TARGET_CARD)
+            waiting = i == len(table) - 1 and state.decision in (D_TARGET_PLAYER, D_TARGET_CARD)
             if TARGETING[c] == T_CARD:
                 want = len(table[target][E_SEATS]) if EFFECT[c] == E_REDIRECT and target >= 0 else 0
                 ok = target >= 0 and len(seats) == want
@@ -1248,38 +1200,53 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
                 ok = len(seats) == 1 + two if TARGETING[c] != T_NONE else len(seats) >= 1
             if not ok and not waiting:
                 raise r.error(f"played[{i}]", CARD_IDS[c], "a card with all its targets chosen")
+
+    @classmethod
+    def _check_running(cls, r: StateReader, state: SuicidiumState) -> None:
+        """What a running game's decision point implies (see ``_advance``), for from_dict."""
+        cls._check_seats(r, state)
+        cls._check_table(r, state)
+        table, decision, decider, step, phase = (
+            state.table,
+            state.decision,
+            state.decider,
+            state.step,
+            state.phase,
+        )
+        targeting = step in (ST_MAIN, ST_NEXT_RESPONDER, ST_RESPOND) and phase in (
+            PH_MAIN,
+            PH_RESPONSE,
+        )
+        last = table[-1] if table else None
         expect = {
-            D_DRAW: (decider == active and not table and step == ST_WAIT and phase == PH_DRAW),
-            D_MAIN: (decider == active and step == ST_MAIN and phase == PH_MAIN),
+            D_DRAW: (
+                decider == state.active and not table and step == ST_WAIT and phase == PH_DRAW
+            ),
+            D_MAIN: (decider == state.active and step == ST_MAIN and phase == PH_MAIN),
             D_RESPOND: (
                 bool(table) and step in (ST_NEXT_RESPONDER, ST_RESPOND) and phase == PH_RESPONSE
             ),
             D_TARGET_PLAYER: (
-                bool(table)
-                and table[-1][E_PLAYER] == decider
-                and need >= 1
-                and step in (ST_MAIN, ST_NEXT_RESPONDER, ST_RESPOND)
-                and phase in (PH_MAIN, PH_RESPONSE)
+                last is not None and last[E_PLAYER] == decider and state.need >= 1 and targeting
             ),
             D_TARGET_CARD: (
-                bool(table)
-                and table[-1][E_PLAYER] == decider
-                and TARGETING[table[-1][E_CARD]] == T_CARD
-                and table[-1][E_TARGET] == -1
-                and step in (ST_MAIN, ST_NEXT_RESPONDER, ST_RESPOND)
-                and phase in (PH_MAIN, PH_RESPONSE)
+                last is not None
+                and last[E_PLAYER] == decider
+                and TARGETING[last[E_CARD]] == T_CARD
+                and last[E_TARGET] == -1
+                and targeting
             ),
-            D_DISCARD: discard_left >= 1,
+            D_DISCARD: state.discard_left >= 1,
             D_TAKE: True,
         }[decision]
         if decision in (D_DISCARD, D_TAKE):
             expect = expect and (
                 step == ST_RESOLVE
                 and phase == PH_RESOLUTION
-                and len(res_active) == len(table)
-                and 1 <= res_idx <= len(table)
+                and len(state.res_active) == len(table)
+                and 1 <= state.res_idx <= len(table)
             )
-        elif decision == D_MAIN and played >= MAX_PLAYS:  # U8: the phase ends after 3 cards
+        elif decision == D_MAIN and state.played >= MAX_PLAYS:  # U8: the phase ends after 3 cards
             expect = False
         if not expect:
             raise r.error(
@@ -1291,17 +1258,11 @@ class SuicidiumGame(GameEngine[SuicidiumState]):
 
     # ---- invariants ----------------------------------------------------------------------------------
     def card_zones(self, state: SuicidiumState) -> dict[str, list[str]]:
-        zones = {
-            "draw_pile": [CARD_IDS[c] for c in state.draw_pile],
-            "discard_pile": [CARD_IDS[c] for c in state.discard_pile],
-            "object_pile": [OBJECT_CODES[o] for o in state.object_pile],
-            "played": [CARD_IDS[e[E_CARD]] for e in state.table if not e[E_PLACED]],
-        }
-        for s in range(state.num_players):
-            zones[f"hand_{s}"] = [CARD_IDS[c] for c in state.hands[s]]
-            zones[f"table_{s}"] = [OBJECT_CODES[o] for o in state.objects[s]] + [
-                CARD_IDS[c] for c, _ in state.lasting[s]
-            ]
+        """The declared zones, the cards played this turn and what lies in front of each seat."""
+        zones = super().card_zones(state)
+        zones["played"] = [CARD_IDS[e[E_CARD]] for e in state.table if not e[E_PLACED]]
+        for s, cards in enumerate(_table_zone(state)):
+            zones[f"table_{s}"] = cards
         return zones
 
     def deck_codes(self) -> list[str]:
@@ -1418,53 +1379,3 @@ def _shielded(state: SuicidiumState, seat: int) -> bool:
         if EFFECT[card] == E_SHIELD:
             return True
     return False
-
-
-def parse_object(code: Any) -> int:
-    try:
-        return OBJECT_CODES.index(str(code).strip().upper())
-    except ValueError:
-        raise ConfigError(f"unknown object code {code!r}; known: {OBJECT_CODES}") from None
-
-
-def describe_action(action: int) -> str:
-    """Action texts: ``pass``, ``draw K``, ``target N``, ``play ID``, ``on ID``, ``discard ID``,
-    ``take ID`` (ID: a catalogue id, N: an absolute seat)."""
-    a = int(action)
-    if a == PASS:
-        return "pass"
-    if DRAW0 <= a < TARGET0:
-        return f"draw {a - DRAW0}"
-    if TARGET0 <= a < PLAY0:
-        return f"target {a - TARGET0}"
-    if PLAY0 <= a < ON0:
-        return f"play {CARD_IDS[a - PLAY0]}"
-    if ON0 <= a < DISCARD0:
-        return f"on {CARD_IDS[a - ON0]}"
-    if DISCARD0 <= a < TAKE0:
-        return f"discard {CARD_IDS[a - DISCARD0]}"
-    if TAKE0 <= a < NUM_ACTIONS:
-        return f"take {CARD_IDS[a - TAKE0]}"
-    raise IllegalActionError(f"suicidium has actions 0..{NUM_ACTIONS - 1}; got {action}")
-
-
-_CARD_VERBS = {"play": PLAY0, "on": ON0, "discard": DISCARD0, "take": TAKE0}
-
-
-def parse_action(text: str) -> int:
-    words = str(text).strip().split()
-    if len(words) == 1 and words[0].lower() == "pass":
-        return PASS
-    if len(words) == 2:
-        verb, arg = words[0].lower(), words[1]
-        if verb == "draw" and arg.isdigit() and int(arg) <= HAND_SIZE:
-            return DRAW0 + int(arg)
-        if verb == "target" and arg.isdigit() and int(arg) < MAX_PLAYERS:
-            return TARGET0 + int(arg)
-        if verb in _CARD_VERBS and arg.upper() in ID_TO_CARD:
-            return _CARD_VERBS[verb] + ID_TO_CARD[arg.upper()]
-    raise IllegalActionError(
-        f"cannot parse suicidium action {text!r}; expected 'pass', 'draw K' (K in 0..7), "
-        f"'target N' (seat N in 0..{MAX_PLAYERS - 1}), or 'play ID' / 'on ID' / 'discard ID' / "
-        f"'take ID' with ID a catalogue id (e.g. 'play SPOILER')"
-    )

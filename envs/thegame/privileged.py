@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardarena.envs.core import engine_parts as parts
 from cardarena.envs.thegame.rules import HIGHEST, LOWEST, MAX_PLAYERS, NUM_CARDS, TheGameState
 
 #: cards of the draw pile shown to the critic, from the top
 TOP_CARDS = 8
 SIZE = MAX_PLAYERS * NUM_CARDS + TOP_CARDS
 
-
-def privileged_size(engine: object) -> int:
-    """Length of :func:`encode_privileged`'s vector (the same for every table size)."""
-    return SIZE
+#: length of :func:`encode_privileged`'s vector (the same for every table size)
+privileged_size = parts.fixed_size(SIZE)
 
 
 def encode_privileged(state: TheGameState, seat: int) -> np.ndarray:

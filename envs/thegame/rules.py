@@ -41,15 +41,11 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import (
-    ConfigError,
-    GameEngine,
-    IllegalActionError,
-    StateReader,
-    check_int,
-    rng_to_dict,
-    stack_deck,
-)
+from cardarena.envs.core import engine_parts as parts
+from cardarena.envs.core import state_fields as sf
+from cardarena.envs.core.engine import GameEngine
+from cardarena.envs.core.errors import ConfigError, IllegalActionError, check_int
+from cardarena.envs.core.state_io import StateReader
 
 # ---- cards and piles (G1) -------------------------------------------------------------------
 LOWEST, HIGHEST = 2, 99
@@ -107,6 +103,21 @@ def can_play(hand: list[int], tops: list[int]) -> bool:
     return False
 
 
+class _Piles(sf.List):
+    """The four piles, each a legal G5 build from its foundation (``_parse_piles``)."""
+
+    def load(self, c: sf.Loading, key: str, value: Any) -> list[list[int]]:
+        try:
+            return _parse_piles(c.r.rows(key, NUM_PILES, value))
+        except ConfigError as err:
+            raise ConfigError(f"thegame state: field {key!r}: {err}") from None
+
+
+def _cards(**bounds: Any) -> sf.Cards:
+    return sf.Cards(CARD_CODES, CODE_TO_CARD, lambda code: parse_card(code), **bounds)
+
+
+@sf.state_fields
 @dataclass(slots=True)
 class TheGameState:
     """Everything about one game. ``tops`` mirrors the last card of each pile (or its foundation)."""
@@ -131,8 +142,68 @@ class TheGameState:
     turn_index: int = 0
     decisions: int = 0
 
+    #: the saved form: to_dict writes these fields in this order (after game, num_players)
+    FIELDS = sf.declare(
+        hand_size=sf.Int(lambda s: HAND_SIZES[s.num_players], lambda s: HAND_SIZES[s.num_players]),
+        min_cards_when_empty=sf.Int(1, 2),
+        signals_on=sf.Bool(),
+        scores=sf.Derived(lambda game, s: [NUM_CARDS - s.on_piles] * s.num_players),
+        winners=sf.Derived(lambda game, s: game.winners(s)),
+        current_player=sf.Derived(lambda game, s: game.current_player(s)),
+        decision=sf.Derived(lambda game, s: game.decision_name(s)),
+        draw_pile=_cards(max_len=NUM_CARDS, reverse=True, zone="draw_pile", zone_as_saved=True),
+        discard_pile=sf.Derived(
+            lambda game, s: []
+        ),  # thegame discards nothing: cards stay on the piles
+        piles=_Piles(_cards(), zone="pile_{}"),
+        tops=sf.Derived(lambda game, s: list(s.tops)).of("tops"),
+        hands=sf.List(_cards(max_len=lambda s: s.hand_size), length=sf.N, zone="hand_{}"),
+        current=sf.Seat(none=-1),
+        minimum=sf.Int(0, MIN_CARDS),
+        played_this_turn=sf.Int(0, NUM_CARDS),
+        signals=sf.List(sf.List(sf.Choice(SIGNAL_NAMES), length=NUM_PILES), length=sf.N),
+        signal_changed=sf.Bools(NUM_PILES),
+        over=sf.Bool(),
+        won=sf.Bool(),
+        turn_index=sf.Int(0, 10**9),
+        decisions=sf.Int(0, 10**12),
+        rng=sf.Rng(),
+        on_piles=sf.Cache(),
+    )
 
-class TheGame(GameEngine[TheGameState]):
+
+def describe_action(action: int) -> str:
+    """``play C P``, ``end``, ``signal P none|wait|help`` (the rules file's texts)."""
+    action = int(action)
+    if 0 <= action < END:
+        return f"play {(action >> 2) + LOWEST} {action & 3}"
+    if action == END:
+        return "end"
+    if SIGNAL0 <= action < NUM_ACTIONS:
+        pile, value = divmod(action - SIGNAL0, 3)
+        return f"signal {pile} {SIGNAL_NAMES[value]}"
+    raise IllegalActionError(f"thegame has actions 0..{NUM_ACTIONS - 1}; got {action}")
+
+
+def parse_action(text: str) -> int:
+    words = str(text).strip().lower().split()
+    if words == ["end"]:
+        return END
+    if len(words) == 3 and words[0] == "play" and words[1].isdigit() and words[2].isdigit():
+        card, pile = int(words[1]), int(words[2])
+        if LOWEST <= card <= HIGHEST and pile < NUM_PILES:
+            return play_action(card, pile)
+    if len(words) == 3 and words[0] == "signal" and words[1].isdigit():
+        pile = int(words[1])
+        if pile < NUM_PILES and words[2] in SIGNAL_NAMES:
+            return signal_action(pile, SIGNAL_NAMES.index(words[2]))
+    raise IllegalActionError(
+        f"cannot parse thegame action {text!r}; expected 'play C P' (card C in "
+        f"{LOWEST}..{HIGHEST}, pile P in 0..3), 'end', or 'signal P none|wait|help'"
+    )
+
+
+class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_action):
     """The Game for 1-5 players (options ``num_players``, ``first_player`` (G3),
     ``min_cards_when_empty`` (G4), ``signals`` (G11))."""
 
@@ -186,7 +257,7 @@ class TheGame(GameEngine[TheGameState]):
         top: list[int],
     ) -> TheGameState:
         n = self.num_players
-        order = stack_deck(deck, top, rng, CARD_CODES)  # top first
+        order = parts.stack_deck(deck, top, rng, CARD_CODES)  # top first
         hands: list[list[int]] = []
         at = 0
         for _ in range(n):
@@ -247,9 +318,6 @@ class TheGame(GameEngine[TheGameState]):
                             append(SIGNAL0 + p * 3 + v)
         return out
 
-    def is_over(self, state: TheGameState) -> bool:
-        return state.over
-
     def returns(self, state: TheGameState) -> list[float]:
         """Shared: the fraction of the 98 cards on the piles so far, for every seat (G8, G10)."""
         return [state.on_piles / NUM_CARDS] * state.num_players
@@ -265,13 +333,6 @@ class TheGame(GameEngine[TheGameState]):
         if state.over:
             return "game_over"
         return "play" if state.played_this_turn < state.minimum else "play_or_end"
-
-    # ---- action text ----------------------------------------------------------------------------
-    def describe_action(self, action: int) -> str:
-        return describe_action(action)
-
-    def parse_action(self, text: str) -> int:
-        return parse_action(text)
 
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: TheGameState, action: int, seat: int | None = None) -> None:
@@ -347,66 +408,22 @@ class TheGame(GameEngine[TheGameState]):
             state.over = True
             state.current = -1
 
-    # ---- serialisation ---------------------------------------------------------------------------
-    def to_dict(self, state: TheGameState) -> dict[str, Any]:
-        return {
-            "game": self.name,
-            "num_players": state.num_players,
-            "hand_size": state.hand_size,
-            "min_cards_when_empty": state.min_cards_when_empty,
-            "signals_on": state.signals_on,
-            "scores": [NUM_CARDS - state.on_piles] * state.num_players,
-            "winners": self.winners(state),
-            "current_player": self.current_player(state),
-            "decision": self.decision_name(state),
-            "draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)],
-            "discard_pile": [],  # thegame discards nothing: played cards stay on the piles
-            "piles": [[CARD_CODES[c] for c in pile] for pile in state.piles],
-            "tops": list(state.tops),
-            "hands": [[CARD_CODES[c] for c in hand] for hand in state.hands],
-            "current": state.current,
-            "minimum": state.minimum,
-            "played_this_turn": state.played_this_turn,
-            "signals": [[SIGNAL_NAMES[v] for v in row] for row in state.signals],
-            "signal_changed": list(state.signal_changed),
-            "over": state.over,
-            "won": state.won,
-            "turn_index": state.turn_index,
-            "decisions": state.decisions,
-            "rng": rng_to_dict(state.rng),
-        }
-
-    def from_dict(self, data: dict[str, Any]) -> TheGameState:
-        """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one."""
-        r = StateReader(self, data)
-        n = r.num_players
-        hand_size = r.int("hand_size", self.hand_size, self.hand_size)
-        hands = [
-            sorted(
-                r.cards(
-                    f"hands[{s}]", parse_card, lookup=CODE_TO_CARD, max_len=hand_size, value=hand
-                )
-            )
-            for s, hand in enumerate(r.rows("hands", n))
-        ]
-        try:
-            piles = _parse_piles(r.rows("piles", NUM_PILES))
-        except ConfigError as err:
-            raise ConfigError(f"thegame state: field 'piles': {err}") from None
-        on_piles = sum(len(p) for p in piles)
-        tops = [pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(piles)]
-        over, won = r.bool("over"), r.bool("won")
-        current = r.seat("current", none=-1)
-        minimum = r.int("minimum", 0, MIN_CARDS)
-        played = r.int("played_this_turn", 0, NUM_CARDS)
-        if won != (on_piles == NUM_CARDS) or (won and not over):
+    # ---- serialisation (the fields are declared on TheGameState) ---------------------------------
+    def check_state(self, state: TheGameState, r: StateReader) -> None:
+        """What ``from_dict`` refuses between fields; rebuilds ``tops`` and ``on_piles``."""
+        data, hands, current, played = r.data, state.hands, state.current, state.played_this_turn
+        for hand in hands:
+            hand.sort()  # the order of a hand carries no information
+        state.on_piles = sum(len(p) for p in state.piles)
+        state.tops = [pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(state.piles)]
+        over, won = state.over, state.won
+        if won != (state.on_piles == NUM_CARDS) or (won and not over):
             raise r.error("won", won, f"true exactly when all {NUM_CARDS} cards are on the piles")
         if over != (current == -1):
             raise r.error("current", current, "-1 exactly when the game is over")
-        draw_pile = r.cards("draw_pile", parse_card, lookup=CODE_TO_CARD, max_len=NUM_CARDS)
-        if draw_pile and not over:  # G6: everyone drew back up while the pile lasted
+        if state.draw_pile and not over:  # G6: everyone drew back up while the pile lasted
             for s, hand in enumerate(hands):
-                want = hand_size - (played if s == current else 0)
+                want = state.hand_size - (played if s == current else 0)
                 if len(hand) != want:
                     raise r.error(
                         f"hands[{s}]",
@@ -414,53 +431,14 @@ class TheGame(GameEngine[TheGameState]):
                         f"{want} cards (a full hand, less what the current seat played this "
                         f"turn, while the draw pile lasts)",
                     )
-        if not over and played < minimum and not can_play(hands[current], tops):
+        if not over and played < state.minimum and not can_play(hands[current], state.tops):
             raise r.error(
                 "current",
                 current,
                 "a seat that owes cards and has one that fits (G9 ends the game otherwise)",
             )
-        signals = []
-        for s, row in enumerate(r.rows("signals", n)):
-            r.list(f"signals[{s}]", length=NUM_PILES, value=row)
-            signals.append(
-                [r.choice(f"signals[{s}][{p}]", SIGNAL_NAMES, v) for p, v in enumerate(row)]
-            )
-        state = TheGameState(
-            num_players=n,
-            hand_size=hand_size,
-            min_cards_when_empty=r.int("min_cards_when_empty", 1, 2),
-            signals_on=r.bool("signals_on"),
-            rng=r.rng(),
-            hands=hands,
-            draw_pile=draw_pile[::-1],
-            piles=piles,
-            tops=tops,
-            current=current,
-            minimum=minimum,
-            played_this_turn=played,
-            signals=signals,
-            signal_changed=r.bools("signal_changed", NUM_PILES),
-            on_piles=on_piles,
-            over=over,
-            won=won,
-            turn_index=r.int("turn_index", 0, 10**9),
-            decisions=r.int("decisions", 0, 10**12),
-        )
-        derived = ("scores", "winners", "current_player", "decision", "discard_pile", "tops")
-        return self.check_loaded(state, r, derived=derived)
 
-    # ---- invariants ------------------------------------------------------------------------------
-    def card_zones(self, state: TheGameState) -> dict[str, list[str]]:
-        zones = {"draw_pile": [CARD_CODES[c] for c in reversed(state.draw_pile)]}
-        for p, pile in enumerate(state.piles):
-            zones[f"pile_{p}"] = [CARD_CODES[c] for c in pile]
-        for s, hand in enumerate(state.hands):
-            zones[f"hand_{s}"] = [CARD_CODES[c] for c in hand]
-        return zones
-
-    def deck_codes(self) -> list[str]:
-        return [CARD_CODES[c] for c in FULL_DECK]
+    card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
 
     def resample_hidden(
         self, state: TheGameState, seat: int, rng: np.random.Generator
@@ -539,34 +517,3 @@ def _parse_piles(piles: Any) -> list[list[int]]:
             top = card
         out.append(pile)
     return out
-
-
-def describe_action(action: int) -> str:
-    """``play C P``, ``end``, ``signal P none|wait|help`` (the rules file's texts)."""
-    action = int(action)
-    if 0 <= action < END:
-        return f"play {(action >> 2) + LOWEST} {action & 3}"
-    if action == END:
-        return "end"
-    if SIGNAL0 <= action < NUM_ACTIONS:
-        pile, value = divmod(action - SIGNAL0, 3)
-        return f"signal {pile} {SIGNAL_NAMES[value]}"
-    raise IllegalActionError(f"thegame has actions 0..{NUM_ACTIONS - 1}; got {action}")
-
-
-def parse_action(text: str) -> int:
-    words = str(text).strip().lower().split()
-    if words == ["end"]:
-        return END
-    if len(words) == 3 and words[0] == "play" and words[1].isdigit() and words[2].isdigit():
-        card, pile = int(words[1]), int(words[2])
-        if LOWEST <= card <= HIGHEST and pile < NUM_PILES:
-            return play_action(card, pile)
-    if len(words) == 3 and words[0] == "signal" and words[1].isdigit():
-        pile = int(words[1])
-        if pile < NUM_PILES and words[2] in SIGNAL_NAMES:
-            return signal_action(pile, SIGNAL_NAMES.index(words[2]))
-    raise IllegalActionError(
-        f"cannot parse thegame action {text!r}; expected 'play C P' (card C in "
-        f"{LOWEST}..{HIGHEST}, pile P in 0..3), 'end', or 'signal P none|wait|help'"
-    )
