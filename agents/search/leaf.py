@@ -55,14 +55,14 @@ class LeafValue:
 def round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Games of ``policy`` in every seat; a row (features, final return) per seat at each round
     start. ``job`` = (game, engine options, policy spec, deck seeds) (a worker's unit)."""
-    from cardarena.agents import make_agent
+    from cardarena.agents.specs import build_agent
     from cardarena.envs.core.registry import get_spec
 
     game, env_options, policy, seeds = job
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
     n = engine.num_players
-    agents = [make_agent(game, policy, seed=i) for i in range(n)]
+    agents = [build_agent(game, policy, seed=i) for i in range(n)]
     xs: list[np.ndarray] = []
     ys: list[float] = []
     for seed in seeds:
