@@ -34,6 +34,7 @@ from cardarena.envs.ratatat.rules import (
     USE,
     swap_action,
 )
+from cardarena.envs.ratatat.views import RatatatView
 
 SPECIALS = ("SWAP", "PEEK", "DRAW_TWO")
 DIGITS = tuple(str(v) for v in range(10))
@@ -62,7 +63,7 @@ class _MemoryAgent(Agent):
 
     unknown_value: float | None = None  # None: the mean of the unseen numbers
 
-    def estimates(self, view: dict[str, Any]) -> list[list[float]]:
+    def estimates(self, view: RatatatView) -> list[list[float]]:
         mean = number_mean(view["unseen"]) if self.unknown_value is None else self.unknown_value
         out = []
         for row in view["rows"]:
@@ -106,7 +107,7 @@ class GreedyAgent(_MemoryAgent):
             return unknown[0]
         return None
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: RatatatView) -> int:
         me = view["seat"]
         row = view["rows"][me]
         decision = view["decision"]
@@ -178,7 +179,7 @@ class TrackerAgent(_MemoryAgent):
         self.name = "tracker"
 
     # ---- pricing ------------------------------------------------------------------------------
-    def _context(self, view: dict[str, Any]) -> dict[str, Any]:
+    def _context(self, view: RatatatView) -> dict[str, Any]:
         me = view["seat"]
         est = self.estimates(view)
         mean = number_mean(view["unseen"])
@@ -202,7 +203,7 @@ class TrackerAgent(_MemoryAgent):
         k = max(range(len(own)), key=lambda i: (own[i], -i))
         return k, own[k] - v
 
-    def _give_away_cost(self, v: int, view: dict[str, Any]) -> float:
+    def _give_away_cost(self, v: int, view: RatatatView) -> float:
         """Discarding a low card offers it to the next player (R6 A)."""
         if view.get("knocker") is not None and not any(
             view["owes_last_turn"][s] for s in range(view["num_players"]) if s != view["seat"]
@@ -217,7 +218,7 @@ class TrackerAgent(_MemoryAgent):
         # my gain, plus the same loss for the opponent (the ranking is what counts)
         return (own[k] - value) * 1.5, k, s, j
 
-    def _card_value(self, code: str, ctx: dict[str, Any], view: dict[str, Any]) -> float:
+    def _card_value(self, code: str, ctx: dict[str, Any], view: RatatatView) -> float:
         """Value (expected round-score decrease) of the best use of a card now in hand."""
         if code in DIGITS:
             _, gain = self._best_slot(ctx["own"], float(code))
@@ -229,7 +230,7 @@ class TrackerAgent(_MemoryAgent):
             return self.peek_value if unknown else 0.0
         return self._draw_value(ctx, view, depth=1)  # DRAW_TWO: at least one more draw
 
-    def _draw_value(self, ctx: dict[str, Any], view: dict[str, Any], depth: int = 0) -> float:
+    def _draw_value(self, ctx: dict[str, Any], view: RatatatView, depth: int = 0) -> float:
         total = 0.0
         for code, p in draw_odds(view["unseen"]).items():
             if code == "DRAW_TWO":
@@ -239,7 +240,7 @@ class TrackerAgent(_MemoryAgent):
         return total
 
     # ---- decisions ------------------------------------------------------------------------------
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: RatatatView) -> int:
         decision = view["decision"]
         ctx = self._context(view)
         own = ctx["own"]
@@ -266,7 +267,7 @@ class TrackerAgent(_MemoryAgent):
             return KNOCK if self._should_knock(ctx, view) else NO_KNOCK
         return self.fallback(action_mask)
 
-    def _handle(self, code: str, ctx: dict[str, Any], view: dict[str, Any], extra: bool) -> int:
+    def _handle(self, code: str, ctx: dict[str, Any], view: RatatatView, extra: bool) -> int:
         redraw = self._draw_value(ctx, view) if extra else None
         if code in DIGITS:
             k, gain = self._best_slot(ctx["own"], float(code))
@@ -283,7 +284,7 @@ class TrackerAgent(_MemoryAgent):
             return USE if value > 0 else DISCARD
         return USE  # DRAW_TWO
 
-    def _should_knock(self, ctx: dict[str, Any], view: dict[str, Any]) -> bool:
+    def _should_knock(self, ctx: dict[str, Any], view: RatatatView) -> bool:
         me = ctx["me"]
         mine = sum(ctx["own"])
         unknown = sum(c is None for c in view["rows"][me])

@@ -19,12 +19,13 @@ import numpy as np
 from cardarena.agents.base import Agent
 from cardarena.envs.thegame.encoding import play_cost
 from cardarena.envs.thegame.rules import END, NUM_PILES, SIGNAL_NAMES, play_action, signal_action
+from cardarena.envs.thegame.views import TheGameView
 
 _ALL_CARDS = (1 << 100) - (1 << 2)  # bits 2..99
 _INF = float("inf")
 
 
-def open_cards(view: dict[str, Any]) -> int:
+def open_cards(view: TheGameView) -> int:
     """Bitmask of the cards not on a pile (bit v = card v)."""
     placed = 0
     for pile in view["piles"]:
@@ -56,7 +57,7 @@ class GreedyAgent(Agent):
         super().__init__(seed)
         self.extra_jump = extra_jump
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: TheGameView) -> int:
         tops = view["tops"]
         best_key, best = None, END
         for c in view["hand"]:
@@ -125,7 +126,7 @@ class PlannerAgent(Agent):
         self._plan = []
 
     # ---- decision ----------------------------------------------------------------------------
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: TheGameView) -> int:
         key = self._key(view["hand"], view["tops"], view["played_this_turn"], view)
         if self._plan and self._plan[0][0] == key and action_mask[self._plan[0][1]]:
             action = self._plan[0][1]
@@ -139,11 +140,11 @@ class PlannerAgent(Agent):
         return plan[0][1]
 
     @staticmethod
-    def _key(hand: list[int], tops: list[int], played: int, view: dict[str, Any]) -> tuple:
+    def _key(hand: list[int], tops: list[int], played: int, view: TheGameView) -> tuple:
         return (tuple(hand), tuple(tops), played, tuple(view["signals"][view["seat"]]))
 
     # ---- planning ------------------------------------------------------------------------------
-    def pile_penalties(self, view: dict[str, Any]) -> list[float]:
+    def pile_penalties(self, view: TheGameView) -> list[float]:
         """Extra cost of a costly play on each pile, from partners' public signals (G11)."""
         pen = [0.0] * NUM_PILES
         if not view["signals_on"]:
@@ -159,7 +160,7 @@ class PlannerAgent(Agent):
                     pen[p] = max(pen[p], self.help_penalty)
         return pen
 
-    def plan_turn(self, view: dict[str, Any]) -> list[tuple[tuple, int]]:
+    def plan_turn(self, view: TheGameView) -> list[tuple[tuple, int]]:
         """The rest of this turn as ``[(expected key, action), ...]``, ending with ``end``."""
         hand = list(view["hand"])
         tops = list(view["tops"])
