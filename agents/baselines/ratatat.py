@@ -118,13 +118,13 @@ class GreedyAgent(_MemoryAgent):
                     return TAKE_DISCARD
             return DRAW
         if decision == "take_slot":
-            target = self._target_slot(row, int(view["held"]))
+            target = self._target_slot(row, int(view["held"]))  # type: ignore[arg-type]
             if target is None:
                 k, _ = self._worst_known(row)
                 target = k if k >= 0 else 0
             return SLOT0 + target
         if decision in ("drawn_card", "draw_two_extra"):
-            card = view["held"]
+            card: str = view["held"]  # type: ignore[assignment]  # the drawn card: seen
             if card in SPECIALS:
                 if card == "PEEK" and any(c is None for c in row):
                     return USE
@@ -252,10 +252,11 @@ class TrackerAgent(_MemoryAgent):
                     return TAKE_DISCARD
             return DRAW
         if decision == "take_slot":
-            k, _ = self._best_slot(own, float(view["held"]))
+            k, _ = self._best_slot(own, float(view["held"]))  # type: ignore[arg-type]
             return SLOT0 + k
         if decision in ("drawn_card", "draw_two_extra"):
-            return self._handle(view["held"], ctx, view, decision == "draw_two_extra")
+            held: str = view["held"]  # type: ignore[assignment]  # the drawn card: seen
+            return self._handle(held, ctx, view, decision == "draw_two_extra")
         if decision == "peek":
             row = view["rows"][ctx["me"]]
             unknown = [k for k, c in enumerate(row) if c is None]

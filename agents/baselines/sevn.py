@@ -231,7 +231,7 @@ def must_chase(view: SevnView, me: int, in_hand_too: bool = False) -> bool:
         if s == me:
             continue
         if view["status"][s] != "in_hand":
-            theirs = view["scores"][s]
+            theirs: float = view["scores"][s]
         elif in_hand_too:
             theirs = standing(view, s)
         else:

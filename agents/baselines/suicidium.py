@@ -219,7 +219,7 @@ class HeuristicAgent(Agent):
             if eff == E_POINTS_ALL:
                 return self.changes_value(v, self.points_changes(card, live)), []
             pool = live if eff == E_POINTS_ONE else opps
-            best = (-1e9, [])
+            best: tuple[float, list[int]] = (-1e9, [])
             for t in pool:
                 seats = [t] if eff == E_POINTS_ONE else [me, t]
                 val = self.changes_value(v, self.points_changes(card, seats))

@@ -262,7 +262,7 @@ class PlannerAgent(Agent):
                     forward = c > top if p < 2 else c < top
                     lo, hi = (top, c) if (p < 2) == forward else (c, top)
                     between = op & (((1 << hi) - 1) ^ ((1 << (lo + 1)) - 1))
-                    k = between.bit_count()
+                    k: float = between.bit_count()
                     if k:
                         k += dead_weight * (between & ~one).bit_count()
                         k += last_weight * (between & only).bit_count()

@@ -85,7 +85,7 @@ class GameEngine(ABC, Generic[S]):
         own = cls.__dict__.get("parse_action")
         if own is not None and callable(own) and not getattr(own, "_guarded", False):
             if not getattr(own, "__isabstractmethod__", False):
-                cls.parse_action = _guard_parse(own)  # type: ignore[method-assign]
+                cls.parse_action = _guard_parse(own)  # type: ignore[method-assign,assignment]
 
     # ----- life cycle -------------------------------------------------------------------------
     @abstractmethod
@@ -207,7 +207,7 @@ class GameEngine(ABC, Generic[S]):
         generator)."""
         cls = type(state)
         new = object.__new__(cls)
-        for name in cls.__slots__:
+        for name in cls.__slots__:  # type: ignore[attr-defined]
             value = getattr(state, name)
             if type(value) is list:
                 value = _dup(value)
@@ -283,7 +283,7 @@ class GameEngine(ABC, Generic[S]):
         seat = self.current_player(state)
         shown = ", ".join(f"{a}={self.describe_action(a)!r}" for a in legal)
         what = (
-            repr(self.describe_action(action))
+            repr(self.describe_action(int(action)))
             if isinstance(action, int | np.integer) and 0 <= int(action) < self.num_actions
             else "out of range"
         )
