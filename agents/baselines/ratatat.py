@@ -125,43 +125,52 @@ class GreedyAgent(_MemoryAgent):
             return SLOT0 + target
         if decision in ("drawn_card", "draw_two_extra"):
             card: str = view["held"]  # type: ignore[assignment]  # the drawn card: seen
-            if card in SPECIALS:
-                if card == "PEEK" and any(c is None for c in row):
-                    return USE
-                if card == "SWAP" and self._worst_known(row)[1] >= 6:
-                    return USE
-                if card == "DRAW_TWO":
-                    return USE
-                return DISCARD
-            target = self._target_slot(row, int(card))
-            if target is not None:
-                return SLOT0 + target
-            if decision == "draw_two_extra" and int(card) >= 5:
-                return REDRAW
-            return DISCARD
+            return self._drawn(row, card, decision == "draw_two_extra")
         if decision == "peek":
             unknown = [k for k, c in enumerate(row) if c is None]
             return PEEK0 + (unknown[0] if unknown else 0)
         if decision == "swap":
-            k, _ = self._worst_known(row)
-            if k < 0:
-                k = 0
-            best = None
-            for other, orow in enumerate(view["rows"]):
-                if other == me:
-                    continue
-                for j, c in enumerate(orow):
-                    if c in DIGITS and (best is None or int(c) < best[0]):
-                        best = (int(c), other, j)
-            if best is not None and best[0] <= 3:
-                return swap_action(k, best[1], best[2])
-            others = [s for s in range(view["num_players"]) if s != me]
-            other = others[int(self.rng.integers(len(others)))]
-            return swap_action(k, other, int(self.rng.integers(4)))
+            return self._swap(view, row, me)
         if decision == "knock":
             total = sum(self.estimates(view)[me])
             return KNOCK if total <= self.knock_at else NO_KNOCK
         return self.fallback(action_mask)
+
+    def _drawn(self, row: list[str | None], card: str, extra: bool) -> int:
+        """What to do with the card just drawn (``extra``: the first of a DRAW_TWO)."""
+        if card in SPECIALS:
+            if card == "PEEK" and any(c is None for c in row):
+                return USE
+            if card == "SWAP" and self._worst_known(row)[1] >= 6:
+                return USE
+            if card == "DRAW_TWO":
+                return USE
+            return DISCARD
+        target = self._target_slot(row, int(card))
+        if target is not None:
+            return SLOT0 + target
+        if extra and int(card) >= 5:
+            return REDRAW
+        return DISCARD
+
+    def _swap(self, view: RatatatView, row: list[str | None], me: int) -> int:
+        """SWAP the worst known own card for the lowest digit seen elsewhere (3 or less), else a
+        random other seat's random slot."""
+        k, _ = self._worst_known(row)
+        if k < 0:
+            k = 0
+        best = None
+        for other, orow in enumerate(view["rows"]):
+            if other == me:
+                continue
+            for j, c in enumerate(orow):
+                if c in DIGITS and (best is None or int(c) < best[0]):
+                    best = (int(c), other, j)
+        if best is not None and best[0] <= 3:
+            return swap_action(k, best[1], best[2])
+        others = [s for s in range(view["num_players"]) if s != me]
+        other = others[int(self.rng.integers(len(others)))]
+        return swap_action(k, other, int(self.rng.integers(4)))
 
 
 class TrackerAgent(_MemoryAgent):
