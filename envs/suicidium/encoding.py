@@ -198,9 +198,6 @@ def _redirect_slot_delta(state: SuicidiumState) -> int:
     return -amount if EFFECT[target] == E_POINTS_GAIN_LOSS and slot == 1 else amount
 
 
-#: tuple(objects of a seat) -> _object_part(objects)
-
-
 def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
@@ -261,8 +258,7 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
 def _projected(
     state: SuicidiumState, activity: list[bool], n: int
 ) -> tuple[list[int], dict[int, list[int]]]:
-    """:func:`projected_changes`, and the recipients of every untargeted table card (for the
-    card planes)."""
+    """:func:`projected_changes`, and the recipients of each untargeted table card (planes)."""
     table = state.table
     projected = [0] * n
     modifiers: dict[int, list[int]] = {}
@@ -282,12 +278,7 @@ def _projected(
 
 
 def _seat_blocks(
-    state: SuicidiumState,
-    seat: int,
-    n: int,
-    projected: list[int],
-    seat_objects: list[Any],
-    add: Any,
+    state: SuicidiumState, seat: int, n: int, projected: list[int], seat_objects: Any, add: Any
 ) -> None:
     """The seat blocks' bytes, seat 0 first, handed to ``add``."""
     over = state.over
@@ -340,11 +331,8 @@ def _global_part(state: SuicidiumState, n: int, fifths: bytes, add: Any) -> None
     """The absent seats' zeros and the global part's bytes, handed to ``add``."""
     over = state.over
     add(_ABSENT_SEATS[n])
-    add(
-        _GLOBAL_HEAD_BYTES[state.mode][state.expansion][n - 2][0 if over else state.decision][
-            state.phase
-        ]
-    )
+    heads = _GLOBAL_HEAD_BYTES[state.mode][state.expansion][n - 2]
+    add(heads[0 if over else state.decision][state.phase])
     if over:
         add(_NO_TURN_STATE)
     else:
