@@ -53,8 +53,14 @@ wheel-smoke: setup
 		'import runpy, sys; runpy.run_path(sys.argv[1], run_name="__main__")' $(CURDIR)/tests/wheel_smoke.py
 	rm -rf build
 
+# mypy reads the packages under their installed names from a tree of links (pyproject.toml
+# [tool.mypy] says why)
+MYPY_TREE := build/mypy/cardarena
 lint: setup
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	rm -rf $(MYPY_TREE) && mkdir -p $(MYPY_TREE)
+	ln -s $(CURDIR)/cardarena/*.py $(CURDIR)/envs $(CURDIR)/agents $(CURDIR)/configs $(MYPY_TREE)/
+	$(BIN)/python -m mypy
 
 # The suite's strength claims (zoo agents, baseline ladders, baseline settings): about 15 minutes on
 # 2 cores; exit status 1 if a claim the docs make does not hold.

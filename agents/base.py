@@ -32,7 +32,9 @@ class Agent:
         """Called before each game; re-seeds the agent's own generator."""
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Any) -> int:
+        """``view``: a plain dict of the game's declared type (``envs/<game>/views.py``), which
+        a game's agents may name (``Any`` here, so that their ``act`` may narrow it)."""
         raise NotImplementedError
 
     def set_worlds(self, worlds: Any) -> None:

@@ -109,7 +109,7 @@ class NumpyActor:
 def load_actor(path: str | Path, sb3: bool = False) -> NumpyActor:
     """The actor of a cardarena checkpoint, or with ``sb3`` of a stable-baselines3 archive (its
     weights only: see :mod:`agents.checkpoint`)."""
-    from cardarena.agents import checkpoint
+    import cardarena.agents.checkpoint as checkpoint
 
     meta, arrays = (checkpoint.read_sb3 if sb3 else checkpoint.read)(path)
     actor = NumpyActor(checkpoint.actor_layers(meta, arrays, str(path)))

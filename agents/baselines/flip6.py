@@ -6,12 +6,11 @@ Both read only the seat's ``view`` (public information, F3). Actions are those o
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cardarena.agents.base import Agent
 from cardarena.envs.flip6.rules import HIT, STAY, TARGET0
+from cardarena.envs.flip6.views import Flip6View
 
 NUMBER_CODES = ["ZERO", "1", "2", "3", "4", "5", "6"]
 
@@ -20,7 +19,7 @@ def _targets(action_mask: np.ndarray) -> list[int]:
     return [int(a) - TARGET0 for a in np.flatnonzero(action_mask) if a >= TARGET0]
 
 
-def draw_odds(view: dict[str, Any]) -> dict[str, float]:
+def draw_odds(view: Flip6View) -> dict[str, float]:
     """Probability of each card code on the next draw, counted from public cards.
 
     When the draw pile is empty the next draw comes from the reshuffled discard pile (F16).
@@ -35,7 +34,7 @@ def draw_odds(view: dict[str, Any]) -> dict[str, float]:
     return {c: n / total for c, n in counts.items()} if total else {}
 
 
-def bust_probability(view: dict[str, Any], seat: int) -> float:
+def bust_probability(view: Flip6View, seat: int) -> float:
     """Chance that the next card duplicates a value held by ``seat`` (EXTRA_LIFE ignored)."""
     odds = draw_odds(view)
     return sum(odds.get(NUMBER_CODES[v], 0.0) for v in view["values"][seat])
@@ -51,7 +50,7 @@ class ThresholdAgent(Agent):
         self.threshold = threshold
         self.name = "threshold"
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Flip6View) -> int:
         me = view["seat"]
         if view["decision"] == "turn":
             if not action_mask[HIT]:
@@ -88,7 +87,7 @@ class ExpectedValueAgent(Agent):
         self.name = "ev"
 
     # -- value of one more card for seat ----------------------------------------------------
-    def hit_value(self, view: dict[str, Any], seat: int) -> float:
+    def hit_value(self, view: Flip6View, seat: int) -> float:
         odds = draw_odds(view)
         held = set(view["values"][seat])
         score = view["round_scores"][seat]
@@ -115,7 +114,7 @@ class ExpectedValueAgent(Agent):
                 ev += p * 0.5
         return ev
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: Flip6View) -> int:
         me = view["seat"]
         if view["decision"] == "turn":
             return self._turn(action_mask, view, me)
@@ -124,7 +123,7 @@ class ExpectedValueAgent(Agent):
             return TARGET0 + self._freeze_target(view, me, targets)
         return TARGET0 + self._flip3_target(view, me, targets)
 
-    def _turn(self, action_mask: np.ndarray, view: dict[str, Any], me: int) -> int:
+    def _turn(self, action_mask: np.ndarray, view: Flip6View, me: int) -> int:
         if not action_mask[HIT]:
             return STAY
         target = view["target_score"]
@@ -142,7 +141,7 @@ class ExpectedValueAgent(Agent):
             return HIT
         return HIT if self.hit_value(view, me) > self.risk_margin else STAY
 
-    def _freeze_target(self, view: dict[str, Any], me: int, targets: list[int]) -> int:
+    def _freeze_target(self, view: Flip6View, me: int, targets: list[int]) -> int:
         others = [t for t in targets if t != me]
         my_risk = bust_probability(view, me)
         if me in targets and (not others or (my_risk >= 0.35 and view["round_scores"][me] >= 8)):
@@ -159,7 +158,7 @@ class ExpectedValueAgent(Agent):
 
         return max(others, key=lambda t: (harm(t), -t))
 
-    def _flip3_target(self, view: dict[str, Any], me: int, targets: list[int]) -> int:
+    def _flip3_target(self, view: Flip6View, me: int, targets: list[int]) -> int:
         others = [t for t in targets if t != me]
 
         def loss(t: int) -> float:

@@ -34,6 +34,7 @@ from cardarena.envs.ratatat.rules import (
     USE,
     swap_action,
 )
+from cardarena.envs.ratatat.views import RatatatView
 
 SPECIALS = ("SWAP", "PEEK", "DRAW_TWO")
 DIGITS = tuple(str(v) for v in range(10))
@@ -62,7 +63,7 @@ class _MemoryAgent(Agent):
 
     unknown_value: float | None = None  # None: the mean of the unseen numbers
 
-    def estimates(self, view: dict[str, Any]) -> list[list[float]]:
+    def estimates(self, view: RatatatView) -> list[list[float]]:
         mean = number_mean(view["unseen"]) if self.unknown_value is None else self.unknown_value
         out = []
         for row in view["rows"]:
@@ -106,7 +107,7 @@ class GreedyAgent(_MemoryAgent):
             return unknown[0]
         return None
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: RatatatView) -> int:
         me = view["seat"]
         row = view["rows"][me]
         decision = view["decision"]
@@ -117,50 +118,59 @@ class GreedyAgent(_MemoryAgent):
                     return TAKE_DISCARD
             return DRAW
         if decision == "take_slot":
-            target = self._target_slot(row, int(view["held"]))
+            target = self._target_slot(row, int(view["held"]))  # type: ignore[arg-type]
             if target is None:
                 k, _ = self._worst_known(row)
                 target = k if k >= 0 else 0
             return SLOT0 + target
         if decision in ("drawn_card", "draw_two_extra"):
-            card = view["held"]
-            if card in SPECIALS:
-                if card == "PEEK" and any(c is None for c in row):
-                    return USE
-                if card == "SWAP" and self._worst_known(row)[1] >= 6:
-                    return USE
-                if card == "DRAW_TWO":
-                    return USE
-                return DISCARD
-            target = self._target_slot(row, int(card))
-            if target is not None:
-                return SLOT0 + target
-            if decision == "draw_two_extra" and int(card) >= 5:
-                return REDRAW
-            return DISCARD
+            card: str = view["held"]  # type: ignore[assignment]  # the drawn card: seen
+            return self._drawn(row, card, decision == "draw_two_extra")
         if decision == "peek":
             unknown = [k for k, c in enumerate(row) if c is None]
             return PEEK0 + (unknown[0] if unknown else 0)
         if decision == "swap":
-            k, _ = self._worst_known(row)
-            if k < 0:
-                k = 0
-            best = None
-            for other, orow in enumerate(view["rows"]):
-                if other == me:
-                    continue
-                for j, c in enumerate(orow):
-                    if c in DIGITS and (best is None or int(c) < best[0]):
-                        best = (int(c), other, j)
-            if best is not None and best[0] <= 3:
-                return swap_action(k, best[1], best[2])
-            others = [s for s in range(view["num_players"]) if s != me]
-            other = others[int(self.rng.integers(len(others)))]
-            return swap_action(k, other, int(self.rng.integers(4)))
+            return self._swap(view, row, me)
         if decision == "knock":
             total = sum(self.estimates(view)[me])
             return KNOCK if total <= self.knock_at else NO_KNOCK
         return self.fallback(action_mask)
+
+    def _drawn(self, row: list[str | None], card: str, extra: bool) -> int:
+        """What to do with the card just drawn (``extra``: the first of a DRAW_TWO)."""
+        if card in SPECIALS:
+            if card == "PEEK" and any(c is None for c in row):
+                return USE
+            if card == "SWAP" and self._worst_known(row)[1] >= 6:
+                return USE
+            if card == "DRAW_TWO":
+                return USE
+            return DISCARD
+        target = self._target_slot(row, int(card))
+        if target is not None:
+            return SLOT0 + target
+        if extra and int(card) >= 5:
+            return REDRAW
+        return DISCARD
+
+    def _swap(self, view: RatatatView, row: list[str | None], me: int) -> int:
+        """SWAP the worst known own card for the lowest digit seen elsewhere (3 or less), else a
+        random other seat's random slot."""
+        k, _ = self._worst_known(row)
+        if k < 0:
+            k = 0
+        best = None
+        for other, orow in enumerate(view["rows"]):
+            if other == me:
+                continue
+            for j, c in enumerate(orow):
+                if c in DIGITS and (best is None or int(c) < best[0]):
+                    best = (int(c), other, j)
+        if best is not None and best[0] <= 3:
+            return swap_action(k, best[1], best[2])
+        others = [s for s in range(view["num_players"]) if s != me]
+        other = others[int(self.rng.integers(len(others)))]
+        return swap_action(k, other, int(self.rng.integers(4)))
 
 
 class TrackerAgent(_MemoryAgent):
@@ -178,7 +188,7 @@ class TrackerAgent(_MemoryAgent):
         self.name = "tracker"
 
     # ---- pricing ------------------------------------------------------------------------------
-    def _context(self, view: dict[str, Any]) -> dict[str, Any]:
+    def _context(self, view: RatatatView) -> dict[str, Any]:
         me = view["seat"]
         est = self.estimates(view)
         mean = number_mean(view["unseen"])
@@ -202,7 +212,7 @@ class TrackerAgent(_MemoryAgent):
         k = max(range(len(own)), key=lambda i: (own[i], -i))
         return k, own[k] - v
 
-    def _give_away_cost(self, v: int, view: dict[str, Any]) -> float:
+    def _give_away_cost(self, v: int, view: RatatatView) -> float:
         """Discarding a low card offers it to the next player (R6 A)."""
         if view.get("knocker") is not None and not any(
             view["owes_last_turn"][s] for s in range(view["num_players"]) if s != view["seat"]
@@ -217,7 +227,7 @@ class TrackerAgent(_MemoryAgent):
         # my gain, plus the same loss for the opponent (the ranking is what counts)
         return (own[k] - value) * 1.5, k, s, j
 
-    def _card_value(self, code: str, ctx: dict[str, Any], view: dict[str, Any]) -> float:
+    def _card_value(self, code: str, ctx: dict[str, Any], view: RatatatView) -> float:
         """Value (expected round-score decrease) of the best use of a card now in hand."""
         if code in DIGITS:
             _, gain = self._best_slot(ctx["own"], float(code))
@@ -229,7 +239,7 @@ class TrackerAgent(_MemoryAgent):
             return self.peek_value if unknown else 0.0
         return self._draw_value(ctx, view, depth=1)  # DRAW_TWO: at least one more draw
 
-    def _draw_value(self, ctx: dict[str, Any], view: dict[str, Any], depth: int = 0) -> float:
+    def _draw_value(self, ctx: dict[str, Any], view: RatatatView, depth: int = 0) -> float:
         total = 0.0
         for code, p in draw_odds(view["unseen"]).items():
             if code == "DRAW_TWO":
@@ -239,7 +249,7 @@ class TrackerAgent(_MemoryAgent):
         return total
 
     # ---- decisions ------------------------------------------------------------------------------
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: RatatatView) -> int:
         decision = view["decision"]
         ctx = self._context(view)
         own = ctx["own"]
@@ -251,10 +261,11 @@ class TrackerAgent(_MemoryAgent):
                     return TAKE_DISCARD
             return DRAW
         if decision == "take_slot":
-            k, _ = self._best_slot(own, float(view["held"]))
+            k, _ = self._best_slot(own, float(view["held"]))  # type: ignore[arg-type]
             return SLOT0 + k
         if decision in ("drawn_card", "draw_two_extra"):
-            return self._handle(view["held"], ctx, view, decision == "draw_two_extra")
+            held: str = view["held"]  # type: ignore[assignment]  # the drawn card: seen
+            return self._handle(held, ctx, view, decision == "draw_two_extra")
         if decision == "peek":
             row = view["rows"][ctx["me"]]
             unknown = [k for k, c in enumerate(row) if c is None]
@@ -266,7 +277,7 @@ class TrackerAgent(_MemoryAgent):
             return KNOCK if self._should_knock(ctx, view) else NO_KNOCK
         return self.fallback(action_mask)
 
-    def _handle(self, code: str, ctx: dict[str, Any], view: dict[str, Any], extra: bool) -> int:
+    def _handle(self, code: str, ctx: dict[str, Any], view: RatatatView, extra: bool) -> int:
         redraw = self._draw_value(ctx, view) if extra else None
         if code in DIGITS:
             k, gain = self._best_slot(ctx["own"], float(code))
@@ -283,7 +294,7 @@ class TrackerAgent(_MemoryAgent):
             return USE if value > 0 else DISCARD
         return USE  # DRAW_TWO
 
-    def _should_knock(self, ctx: dict[str, Any], view: dict[str, Any]) -> bool:
+    def _should_knock(self, ctx: dict[str, Any], view: RatatatView) -> bool:
         me = ctx["me"]
         mine = sum(ctx["own"])
         unknown = sum(c is None for c in view["rows"][me])

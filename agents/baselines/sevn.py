@@ -8,7 +8,6 @@ Both read only the seat's ``view`` (all of it public: S7, S16, S26). Actions are
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from cardarena.envs.sevn.rules import (
     TARGET0,
     hand_score,
 )
+from cardarena.envs.sevn.views import SevnView
 
 _CODE_TO_CARD = {code: i for i, code in enumerate(CARD_CODES)}
 FREEZE, SECOND_CHANCE, FLIP_THREE, FORK, STORM = (
@@ -40,7 +40,7 @@ def _targets(action_mask: np.ndarray) -> list[int]:
     return [int(a) - TARGET0 for a in np.flatnonzero(action_mask) if TARGET0 <= a < FORK0]
 
 
-def row(view: dict[str, Any], seat: int) -> list[int]:
+def row(view: SevnView, seat: int) -> list[int]:
     """The seat's table row as card ints."""
     return [_CODE_TO_CARD[c] for c in view["table"][seat]]
 
@@ -53,7 +53,7 @@ def held_mask(cards: list[int]) -> int:
     return mask
 
 
-def standing(view: dict[str, Any], seat: int) -> float:
+def standing(view: SevnView, seat: int) -> float:
     """Game total plus what the seat would bank now."""
     return view["scores"][seat] + view["hand_scores"][seat]
 
@@ -81,7 +81,7 @@ class SeatModel:
         self.in_hand = in_hand
 
     @classmethod
-    def of(cls, view: dict[str, Any], seat: int) -> SeatModel:
+    def of(cls, view: SevnView, seat: int) -> SeatModel:
         return cls(
             row(view, seat),
             view["next_card_counts"],
@@ -193,7 +193,7 @@ class ThresholdAgent(Agent):
         self.threshold = threshold
         self.name = "threshold"
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: SevnView) -> int:
         me = view["seat"]
         decision = view["decision"]
         if decision == "turn":
@@ -222,7 +222,7 @@ class ThresholdAgent(Agent):
         return TARGET0 + max(others, key=lambda t: (standing(view, t), -t))
 
 
-def must_chase(view: dict[str, Any], me: int, in_hand_too: bool = False) -> bool:
+def must_chase(view: SevnView, me: int, in_hand_too: bool = False) -> bool:
     """S27: someone has the game won at the end of this hand unless we pass them now (players
     still in the hand count when ``in_hand_too``: they bank what they show when they pass)."""
     target = view["target_score"]
@@ -231,7 +231,7 @@ def must_chase(view: dict[str, Any], me: int, in_hand_too: bool = False) -> bool
         if s == me:
             continue
         if view["status"][s] != "in_hand":
-            theirs = view["scores"][s]
+            theirs: float = view["scores"][s]
         elif in_hand_too:
             theirs = standing(view, s)
         else:
@@ -273,7 +273,7 @@ class ExpectedValueAgent(Agent):
         self.lead_aversion = lead_aversion
         self.name = "ev"
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: SevnView) -> int:
         me = view["seat"]
         decision = view["decision"]
         if decision == "turn":
@@ -294,7 +294,7 @@ class ExpectedValueAgent(Agent):
             return TARGET0 + self._freeze_target(view, me, targets)
         return TARGET0 + self._flip_three_target(view, me, targets)
 
-    def _turn(self, view: dict[str, Any], me: int) -> int:
+    def _turn(self, view: SevnView, me: int) -> int:
         if must_chase(view, me, in_hand_too=self.chase_in_hand):
             return DRAW
         # S27 is about winning, not points: behind the best rival take more risk, ahead less
@@ -305,13 +305,13 @@ class ExpectedValueAgent(Agent):
         return DRAW if SeatModel.of(view, me).draw_value() > margin else PASS
 
     @staticmethod
-    def _threat(view: dict[str, Any], seat: int) -> float:
+    def _threat(view: SevnView, seat: int) -> float:
         return standing(view, seat) / view["target_score"]
 
-    def _weight(self, view: dict[str, Any], seat: int) -> float:
+    def _weight(self, view: SevnView, seat: int) -> float:
         return 1.0 + 2.0 * min(self._threat(view, seat), 1.5)
 
-    def _freeze_target(self, view: dict[str, Any], me: int, targets: list[int]) -> int:
+    def _freeze_target(self, view: SevnView, me: int, targets: list[int]) -> int:
         own = SeatModel.of(view, me)
         best, best_value = me, -max(0.0, own.draw_value())  # stopping ourselves
         for t in targets:
@@ -325,7 +325,7 @@ class ExpectedValueAgent(Agent):
                 best, best_value = t, value
         return best
 
-    def _flip_three_target(self, view: dict[str, Any], me: int, targets: list[int]) -> int:
+    def _flip_three_target(self, view: SevnView, me: int, targets: list[int]) -> int:
         own = SeatModel.of(view, me)
         best, best_value = me, own.after_draws(3) - own.score
         for t in targets:

@@ -17,8 +17,6 @@ made in one decision (the card to play) and its follow-ups (its targets) are kep
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cardarena.agents.base import Agent
@@ -58,6 +56,7 @@ from cardarena.envs.suicidium.rules import (
     TARGET0,
     fits_target,
 )
+from cardarena.envs.suicidium.views import SuicidiumView, TableEntryView
 
 CANCEL_FITS = {E_CANCEL_POINTS, E_CANCEL_EVENT, E_CANCEL_ANY}
 HARMFUL_HAND_EFFECTS = {E_DISCARD_RANDOM, E_DRAW_DISCARD, E_STEAL_RANDOM, E_EXCHANGE_HANDS, E_PEEK}
@@ -96,7 +95,7 @@ class HeuristicAgent(Agent):
         self.plan = []
 
     # ---- values ------------------------------------------------------------------------------
-    def seat_value(self, v: dict[str, Any], s: int, before: int, after: int) -> float:
+    def seat_value(self, v: SuicidiumView, s: int, before: int, after: int) -> float:
         """What a WP change of seat ``s`` from ``before`` to ``after`` is worth to me."""
         me = v["seat"]
         diff = after - before
@@ -111,7 +110,7 @@ class HeuristicAgent(Agent):
             return -diff + (6.0 + 12.0 * v["match_chance"][me] if zero else 0.0)
         return self.lift_weight * diff - (6.0 + 12.0 * v["match_chance"][s] if zero else 0.0)
 
-    def changes_value(self, v: dict[str, Any], changes: list[tuple[int, int]]) -> float:
+    def changes_value(self, v: SuicidiumView, changes: list[tuple[int, int]]) -> float:
         wp = list(v["wp"])
         total = 0.0
         for s, delta in changes:
@@ -124,7 +123,7 @@ class HeuristicAgent(Agent):
         return total
 
     @staticmethod
-    def shielded(v: dict[str, Any], s: int) -> bool:
+    def shielded(v: SuicidiumView, s: int) -> bool:
         return any(x["effect"] == "shield" for x in v["lasting"][s])
 
     @staticmethod
@@ -134,13 +133,13 @@ class HeuristicAgent(Agent):
             return [(s, amount if k == 0 else -amount) for k, s in enumerate(seats)]
         return [(s, amount) for s in seats]
 
-    def live(self, v: dict[str, Any]) -> list[int]:
+    def live(self, v: SuicidiumView) -> list[int]:
         return [s for s in range(v["num_players"]) if v["in_game"][s]]
 
-    def opponents(self, v: dict[str, Any]) -> list[int]:
+    def opponents(self, v: SuicidiumView) -> list[int]:
         return [s for s in self.live(v) if s != v["seat"]]
 
-    def event_value(self, v: dict[str, Any], card: int, target: int, player: int) -> float:
+    def event_value(self, v: SuicidiumView, card: int, target: int, player: int) -> float:
         """Value to me of EVENT ``card`` of ``player`` landing on ``target``."""
         me = v["seat"]
         survive = v["mode"] == "SURVIVE"
@@ -176,7 +175,7 @@ class HeuristicAgent(Agent):
         return 0.0
 
     def entry_value(
-        self, v: dict[str, Any], entry: dict[str, Any], mult: int | None = None
+        self, v: SuicidiumView, entry: TableEntryView, mult: int | None = None
     ) -> float:
         """Value to me of a main table card resolving with its current responses."""
         card = ID_TO_CARD[entry["card"]]
@@ -186,7 +185,7 @@ class HeuristicAgent(Agent):
             return self.changes_value(v, self.points_changes(card, seats, m))
         return self.event_value(v, card, seats[0] if seats else entry["player"], entry["player"])
 
-    def keep_value(self, v: dict[str, Any], card: int) -> float:
+    def keep_value(self, v: SuicidiumView, card: int) -> float:
         """How much a card in hand is worth keeping (discard choices, time machine)."""
         eff = EFFECT[card]
         a = abs(AMOUNT[card])
@@ -209,7 +208,7 @@ class HeuristicAgent(Agent):
         return 1.5
 
     # ---- choosing ------------------------------------------------------------------------------
-    def best_play(self, v: dict[str, Any], card: int) -> tuple[float, list[int]]:
+    def best_play(self, v: SuicidiumView, card: int) -> tuple[float, list[int]]:
         """Best value of playing ``card`` now and the follow-up actions (targets) it needs."""
         me = v["seat"]
         eff = EFFECT[card]
@@ -220,7 +219,7 @@ class HeuristicAgent(Agent):
             if eff == E_POINTS_ALL:
                 return self.changes_value(v, self.points_changes(card, live)), []
             pool = live if eff == E_POINTS_ONE else opps
-            best = (-1e9, [])
+            best: tuple[float, list[int]] = (-1e9, [])
             for t in pool:
                 seats = [t] if eff == E_POINTS_ONE else [me, t]
                 val = self.changes_value(v, self.points_changes(card, seats))
@@ -241,7 +240,7 @@ class HeuristicAgent(Agent):
                 best = (val, [TARGET0 + t])
         return best
 
-    def best_response(self, v: dict[str, Any], card: int) -> tuple[float, list[int]]:
+    def best_response(self, v: SuicidiumView, card: int) -> tuple[float, list[int]]:
         """Best use of RESPONSE ``card`` on the table: (gain, [on ..., targets ...])."""
         eff = EFFECT[card]
         table = v["table"]
@@ -275,7 +274,7 @@ class HeuristicAgent(Agent):
         return best
 
     def best_redirect(
-        self, v: dict[str, Any], e: dict[str, Any], target: int
+        self, v: SuicidiumView, e: TableEntryView, target: int
     ) -> tuple[float, list[int]]:
         if not e["works"]:
             return -1e9, []
@@ -300,7 +299,7 @@ class HeuristicAgent(Agent):
         best_seat = max(live, key=lambda s: self.event_value(v, target, s, e["player"]))
         return self.event_value(v, target, best_seat, e["player"]) - now, [best_seat]
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: SuicidiumView) -> int:
         legal = [int(a) for a in np.flatnonzero(action_mask)]
         while self.plan:  # follow-ups of the card just played
             nxt = self.plan.pop(0)
@@ -332,7 +331,7 @@ class HeuristicAgent(Agent):
                     return plan[0]
         return legal[int(self.rng.integers(len(legal)))]
 
-    def choose_draw(self, v: dict[str, Any], legal: list[int]) -> int:
+    def choose_draw(self, v: SuicidiumView, legal: list[int]) -> int:
         draws = [a - DRAW0 for a in legal if DRAW0 <= a < DRAW0 + 8]
         swaps = [a for a in legal if a >= DISCARD0]
         me = v["seat"]
@@ -356,7 +355,7 @@ class HeuristicAgent(Agent):
             return min(swaps, key=lambda a: self.keep_value(v, a - DISCARD0))
         return legal[0]
 
-    def choose_play(self, v: dict[str, Any], legal: list[int], main: bool) -> int:
+    def choose_play(self, v: SuicidiumView, legal: list[int], main: bool) -> int:
         best_val, best_action, best_plan = -1e9, PASS, []
         for a in legal:
             if a == PASS:

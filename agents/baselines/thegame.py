@@ -19,12 +19,13 @@ import numpy as np
 from cardarena.agents.base import Agent
 from cardarena.envs.thegame.encoding import play_cost
 from cardarena.envs.thegame.rules import END, NUM_PILES, SIGNAL_NAMES, play_action, signal_action
+from cardarena.envs.thegame.views import TheGameView
 
 _ALL_CARDS = (1 << 100) - (1 << 2)  # bits 2..99
 _INF = float("inf")
 
 
-def open_cards(view: dict[str, Any]) -> int:
+def open_cards(view: TheGameView) -> int:
     """Bitmask of the cards not on a pile (bit v = card v)."""
     placed = 0
     for pile in view["piles"]:
@@ -56,7 +57,7 @@ class GreedyAgent(Agent):
         super().__init__(seed)
         self.extra_jump = extra_jump
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: TheGameView) -> int:
         tops = view["tops"]
         best_key, best = None, END
         for c in view["hand"]:
@@ -125,7 +126,7 @@ class PlannerAgent(Agent):
         self._plan = []
 
     # ---- decision ----------------------------------------------------------------------------
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: TheGameView) -> int:
         key = self._key(view["hand"], view["tops"], view["played_this_turn"], view)
         if self._plan and self._plan[0][0] == key and action_mask[self._plan[0][1]]:
             action = self._plan[0][1]
@@ -139,11 +140,11 @@ class PlannerAgent(Agent):
         return plan[0][1]
 
     @staticmethod
-    def _key(hand: list[int], tops: list[int], played: int, view: dict[str, Any]) -> tuple:
+    def _key(hand: list[int], tops: list[int], played: int, view: TheGameView) -> tuple:
         return (tuple(hand), tuple(tops), played, tuple(view["signals"][view["seat"]]))
 
     # ---- planning ------------------------------------------------------------------------------
-    def pile_penalties(self, view: dict[str, Any]) -> list[float]:
+    def pile_penalties(self, view: TheGameView) -> list[float]:
         """Extra cost of a costly play on each pile, from partners' public signals (G11)."""
         pen = [0.0] * NUM_PILES
         if not view["signals_on"]:
@@ -159,7 +160,7 @@ class PlannerAgent(Agent):
                     pen[p] = max(pen[p], self.help_penalty)
         return pen
 
-    def plan_turn(self, view: dict[str, Any]) -> list[tuple[tuple, int]]:
+    def plan_turn(self, view: TheGameView) -> list[tuple[tuple, int]]:
         """The rest of this turn as ``[(expected key, action), ...]``, ending with ``end``."""
         hand = list(view["hand"])
         tops = list(view["tops"])
@@ -226,52 +227,9 @@ class PlannerAgent(Agent):
         nodes = [0]
         max_nodes = self.max_nodes
 
-        def moves(h: list[int], t: list[int], op: int) -> list[tuple[float, int, int, bool]]:
-            out = []
-            hs = set(h)
-            t0, t1, t2, t3 = t
-            # open cards each pile still takes (tricks aside)
-            fit = (~((1 << (t0 + 1)) - 1), ~((1 << (t1 + 1)) - 1), (1 << t2) - 1, (1 << t3) - 1)
-            for p in range(NUM_PILES):
-                top = t[p]
-                if p < 2:
-                    i = bisect_right(h, top)
-                    cands = {c for c in h[i + 1 :] if c - 10 in hs}  # set up a trick
-                    if i < len(h):
-                        cands.add(h[i])
-                    if top - 10 in hs:
-                        cands.add(top - 10)
-                    step = -10
-                else:
-                    i = bisect_left(h, top)
-                    cands = {c for c in h[: max(i - 1, 0)] if c + 10 in hs}
-                    if i > 0:
-                        cands.add(h[i - 1])
-                    if top + 10 in hs:
-                        cands.add(top + 10)
-                    step = 10
-                if not cands:
-                    continue
-                fa, fb, fc = fit[:p] + fit[p + 1 :]
-                one = fa | fb | fc  # another pile takes it
-                only = one & ~((fa & fb) | (fa & fc) | (fb & fc))  # exactly one other pile
-                pen = penalty[p]
-                for c in cands:
-                    # cards jumped over (forward) or reopened by a trick (backward)
-                    forward = c > top if p < 2 else c < top
-                    lo, hi = (top, c) if (p < 2) == forward else (c, top)
-                    between = op & (((1 << hi) - 1) ^ ((1 << (lo + 1)) - 1))
-                    k = between.bit_count()
-                    if k:
-                        k += dead_weight * (between & ~one).bit_count()
-                        k += last_weight * (between & only).bit_count()
-                        k = k + pen if forward else -k
-                    out.append((k, c, p, c + step in hs))
-            return out
-
         def dfs(h: list[int], t: list[int], op: int, n: int, cost: float, seq: list) -> None:
             nodes[0] += 1
-            mv = sorted(moves(h, t, op)) if h else []
+            mv = sorted(_moves(h, t, op, penalty, dead_weight, last_weight)) if h else []
             if n >= need:
                 val = cost - bonus * n
                 if val < best_val[0]:
@@ -302,6 +260,59 @@ class PlannerAgent(Agent):
         if best_val[0] < _INF:
             return best_seq[0]
         return fallback[1]
+
+
+def _moves(
+    h: list[int],
+    t: list[int],
+    op: int,
+    penalty: list[float],
+    dead_weight: float,
+    last_weight: float,
+) -> list[tuple[float, int, int, bool]]:
+    """The plays from hand ``h`` (sorted) onto tops ``t``, each (cost, card, pile, sets up a
+    trick); ``op``: the open cards (a bit per card) whose jumping over costs."""
+    out = []
+    hs = set(h)
+    t0, t1, t2, t3 = t
+    # open cards each pile still takes (tricks aside)
+    fit = (~((1 << (t0 + 1)) - 1), ~((1 << (t1 + 1)) - 1), (1 << t2) - 1, (1 << t3) - 1)
+    for p in range(NUM_PILES):
+        top = t[p]
+        if p < 2:
+            i = bisect_right(h, top)
+            cands = {c for c in h[i + 1 :] if c - 10 in hs}  # set up a trick
+            if i < len(h):
+                cands.add(h[i])
+            if top - 10 in hs:
+                cands.add(top - 10)
+            step = -10
+        else:
+            i = bisect_left(h, top)
+            cands = {c for c in h[: max(i - 1, 0)] if c + 10 in hs}
+            if i > 0:
+                cands.add(h[i - 1])
+            if top + 10 in hs:
+                cands.add(top + 10)
+            step = 10
+        if not cands:
+            continue
+        fa, fb, fc = fit[:p] + fit[p + 1 :]
+        one = fa | fb | fc  # another pile takes it
+        only = one & ~((fa & fb) | (fa & fc) | (fb & fc))  # exactly one other pile
+        pen = penalty[p]
+        for c in cands:
+            # cards jumped over (forward) or reopened by a trick (backward)
+            forward = c > top if p < 2 else c < top
+            lo, hi = (top, c) if (p < 2) == forward else (c, top)
+            between = op & (((1 << hi) - 1) ^ ((1 << (lo + 1)) - 1))
+            k: float = between.bit_count()
+            if k:
+                k += dead_weight * (between & ~one).bit_count()
+                k += last_weight * (between & only).bit_count()
+                k = k + pen if forward else -k
+            out.append((k, c, p, c + step in hs))
+    return out
 
 
 def _mask(cards: Any) -> int:

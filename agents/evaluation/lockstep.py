@@ -51,29 +51,12 @@ def play_lockstep(
     game, so it is never reset or mutated here. With ``trace`` (a list), each job's actions in
     order are appended to it (what ``evaluate.py --record`` writes replays from).
     """
-    from cardarena.agents.evaluation.ratings import finishing_ranks
-    from cardarena.agents.evaluation.records import GameRecord
-
     spec = get_spec(game)
     engine = spec.make_engine(**options)
     num_actions = engine.num_actions
-    states = []
-    seats: list[list[Any]] = []
-    kinds: list[list[str | None]] = []
-    for seed, lineup in jobs:
-        states.append(engine.new_game(np.random.default_rng(seed)))
-        row = []
-        for i, name in enumerate(lineup):
-            agent = copy.copy(agents[name])
-            try:
-                agent.reset(seeding.agent_seed(seed, i))
-            except Exception as err:  # noqa: BLE001 - any failure of an agent is reported as one
-                raise AgentError(_failure(game, name, i, seed, "reset", err)) from err
-            except SystemExit as err:
-                raise AgentError(_failure(game, name, i, seed, "reset", err)) from None
-            row.append(agent)
-        seats.append(row)
-        kinds.append([batch_kind(a) for a in row])
+    states = [engine.new_game(np.random.default_rng(seed)) for seed, _ in jobs]
+    seats = [_seat_agents(game, agents, seed, lineup) for seed, lineup in jobs]
+    kinds = [[batch_kind(a) for a in row] for row in seats]
     one_mask = np.zeros(num_actions, dtype=np.int8)
     decisions = [0] * len(jobs)
     played: list[list[int]] = [[] for _ in jobs]
@@ -84,7 +67,7 @@ def play_lockstep(
         custom: dict[str, list[tuple[int, np.ndarray, np.ndarray, dict[str, Any]]]] = {}
         for g in active:
             state = states[g]
-            seat = engine.current_player(state)
+            seat: int = engine.current_player(state)  # type: ignore[assignment]  # not over: an int
             turn[g] = seat
             agent = seats[g][seat]
             kind = kinds[g][seat]
@@ -104,21 +87,7 @@ def play_lockstep(
                 except SystemExit as err:
                     raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from None
         for group in custom.values():
-            gs = [item[0] for item in group]
-            try:
-                chosen = seats[gs[0]][turn[gs[0]]].act_batch(
-                    np.stack([item[1] for item in group]),
-                    np.stack([item[2] for item in group]),
-                    [item[3] for item in group],
-                )
-            except (Exception, SystemExit) as err:  # noqa: BLE001
-                who = _who(jobs, gs[0], turn[gs[0]])
-                raise AgentError(_failure(game, *who, "act_batch", err)) from None
-            for g, act in zip(gs, chosen, strict=True):
-                try:
-                    actions[g] = as_action(act, jobs[g][1][turn[g]])
-                except CardArenaError as err:
-                    raise _in_game(err, jobs, g, turn[g]) from None
+            _act_batch(game, jobs, seats, turn, group, actions)
         for g in active:
             try:
                 engine.apply(states[g], actions[g], turn[g])
@@ -130,6 +99,60 @@ def play_lockstep(
         active = [g for g in active if not engine.is_over(states[g])]
     if trace is not None:
         trace.extend(played)
+    return _records(engine, jobs, states, decisions)
+
+
+def _seat_agents(
+    game: str, agents: Mapping[str, Any], seed: int, lineup: Sequence[str]
+) -> list[Any]:
+    """A copy of each seat's agent, reset with the seat's seed."""
+    row = []
+    for i, name in enumerate(lineup):
+        agent = copy.copy(agents[name])
+        try:
+            agent.reset(seeding.agent_seed(seed, i))
+        except Exception as err:  # noqa: BLE001 - any failure of an agent is reported as one
+            raise AgentError(_failure(game, name, i, seed, "reset", err)) from err
+        except SystemExit as err:
+            raise AgentError(_failure(game, name, i, seed, "reset", err)) from None
+        row.append(agent)
+    return row
+
+
+def _act_batch(
+    game: str,
+    jobs: Sequence[Job],
+    seats: list[list[Any]],
+    turn: dict[int, int],
+    group: list[tuple[int, np.ndarray, np.ndarray, Any]],
+    actions: dict[int, int],
+) -> None:
+    """One ``act_batch`` call for the games of ``group`` (game, observation, mask, view), which
+    wait on the same agent spec; their actions go into ``actions``."""
+    gs = [item[0] for item in group]
+    try:
+        chosen = seats[gs[0]][turn[gs[0]]].act_batch(
+            np.stack([item[1] for item in group]),
+            np.stack([item[2] for item in group]),
+            [item[3] for item in group],
+        )
+    except (Exception, SystemExit) as err:  # noqa: BLE001
+        who = _who(jobs, gs[0], turn[gs[0]])
+        raise AgentError(_failure(game, *who, "act_batch", err)) from None
+    for g, act in zip(gs, chosen, strict=True):
+        try:
+            actions[g] = as_action(act, jobs[g][1][turn[g]])
+        except CardArenaError as err:
+            raise _in_game(err, jobs, g, turn[g]) from None
+
+
+def _records(
+    engine: Any, jobs: Sequence[Job], states: list[Any], decisions: list[int]
+) -> list[Any]:
+    """One :class:`GameRecord` per finished game."""
+    from cardarena.agents.evaluation.ratings import finishing_ranks
+    from cardarena.agents.evaluation.records import GameRecord
+
     records = []
     for g, (seed, lineup) in enumerate(jobs):
         state = states[g]

@@ -122,6 +122,36 @@ def _check_path(what: str, path: Path, directory: bool) -> None:
 
 
 # ---- many games --------------------------------------------------------------------------------
+def _check_backend(backend: str, rank_by: str) -> None:
+    if backend not in ("local", "ray"):
+        raise ConfigError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if rank_by not in RANK_BY:
+        raise ConfigError(f"rank_by must be one of {', '.join(RANK_BY)}, got {rank_by!r}")
+
+
+def _open_store(
+    results_path: str | Path | None,
+    game: str,
+    options: dict[str, Any],
+    num_players: int,
+    names: list[str],
+    fresh: bool,
+) -> tuple[ResultsStore | None, dict[Key, GameRecord]]:
+    """The results file (None: none) and the games it already holds."""
+    if results_path is None:
+        return None, {}
+    header = {
+        "format": RESULTS_FORMAT,
+        "game": game,
+        "config": {**options, "num_players": num_players},
+        "fingerprints": {s: agent_fingerprint(s) for s in names},
+    }
+    store = ResultsStore(results_path, header)
+    have = store.load(fresh)
+    store.begin()
+    return store, have
+
+
 def run_tournament(
     game: str,
     agents: Sequence[str],
@@ -153,10 +183,7 @@ def run_tournament(
     the results file.
     """
     # every check before anything is played or written
-    if backend not in ("local", "ray"):
-        raise ConfigError(f"backend must be 'local' or 'ray', got {backend!r}")
-    if rank_by not in RANK_BY:
-        raise ConfigError(f"rank_by must be one of {', '.join(RANK_BY)}, got {rank_by!r}")
+    _check_backend(backend, rank_by)
     spec = get_spec(game)
     options = dict(options or {})
     num_players = make_engine(game, options).num_players
@@ -182,18 +209,7 @@ def run_tournament(
 
     order = {tuple(t): i for i, t in enumerate(tables)}
     wanted: list[Key] = [(first_seed + d, tuple(t)) for d in range(num_deals) for t in tables]
-    have: dict[Key, GameRecord] = {}
-    store = None
-    if results_path is not None:
-        header = {
-            "format": RESULTS_FORMAT,
-            "game": game,
-            "config": {**options, "num_players": num_players},
-            "fingerprints": {s: agent_fingerprint(s) for s in names},
-        }
-        store = ResultsStore(results_path, header)
-        have = store.load(fresh)
-        store.begin()
+    store, have = _open_store(results_path, game, options, num_players, names, fresh)
     todo = [k for k in wanted if k not in have]
     batching = any(batch_kind(a) is not None for a in built.values())
     chunks = make_chunks(todo, len(tables), batch_games, workers, batching)

@@ -128,10 +128,10 @@ def _convert(kind: str, key: str, type_: str, text: str) -> Any:
 
 def make_search_agent(game: str, spec: str, seed: int | None = None) -> Any:
     """The agent of a ``pimc[:...]`` / ``ismcts[:...]`` spec (checks rollout and horizon too)."""
-    from cardarena.agents import scripted
     from cardarena.agents.search.ismcts import IsmctsAgent
     from cardarena.agents.search.pimc import PimcAgent
     from cardarena.agents.search.rollout import HORIZONS
+    from cardarena.agents.specs import scripted
 
     kind, options = parse_spec(spec)
     policies = ["random", *scripted(game)]

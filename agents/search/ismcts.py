@@ -85,7 +85,7 @@ class IsmctsAgent(SearchAgent):
                     path.append((node, player))
                     break
                 apply(state, best_action, player)
-                node = best
+                node = best  # type: ignore[assignment]  # tried children: one is the best
                 path.append((node, player))
             values = rollout.run(state, py, start)
             for visited, player in path:

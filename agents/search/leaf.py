@@ -55,14 +55,14 @@ class LeafValue:
 def round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray, np.ndarray]:
     """Games of ``policy`` in every seat; a row (features, final return) per seat at each round
     start. ``job`` = (game, engine options, policy spec, deck seeds) (a worker's unit)."""
-    from cardarena.agents import make_agent
+    from cardarena.agents.specs import build_agent
     from cardarena.envs.core.registry import get_spec
 
     game, env_options, policy, seeds = job
     spec = get_spec(game)
     engine = spec.make_engine(**env_options)
     n = engine.num_players
-    agents = [make_agent(game, policy, seed=i) for i in range(n)]
+    agents = [build_agent(game, policy, seed=i) for i in range(n)]
     xs: list[np.ndarray] = []
     ys: list[float] = []
     for seed in seeds:
@@ -71,7 +71,7 @@ def round_value_rows(job: tuple[str, dict, str, list[int]]) -> tuple[np.ndarray,
         while not engine.is_over(state):  # a row per seat at each round's start
             rows.extend((engine.round_features(state, s), s) for s in range(n))
             r = engine.round_index(state)
-            play(spec, engine, state, agents, until=lambda st, r=r: engine.round_index(st) != r)
+            play(spec, engine, state, agents, until=lambda st, r=r: engine.round_index(st) != r)  # type: ignore[misc]
         final = engine.returns(state)
         xs.extend(f for f, _ in rows)
         ys.extend(final[s] for _, s in rows)
@@ -130,7 +130,7 @@ def save_leaf(path: Path, leaf: LeafValue, meta: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {f"w{i}": w for i, w in enumerate(leaf.weights)}
     numbers = {k: np.asarray(v) for k, v in meta.items()}
-    np.savez(path, format=np.asarray(_FORMAT), **numbers, **arrays)
+    np.savez(path, format=np.asarray(_FORMAT), **numbers, **arrays)  # type: ignore[arg-type]
 
 
 def load_leaf(path: Path) -> tuple[LeafValue, dict[str, Any]]:
@@ -168,7 +168,7 @@ def leaf_value(
     key = (game, tuple(sorted(options.items())), policy, games, seed)
     if key in _CACHE:
         return _CACHE[key]
-    defaults = engine_options(type(engine)(num_players=engine.num_players))
+    defaults = engine_options(type(engine)(num_players=engine.num_players))  # type: ignore[call-arg]
     path = shipped_path(game, policy, engine.num_players)
     leaf = None
     if options == defaults and path.exists():

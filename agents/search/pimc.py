@@ -63,6 +63,7 @@ class PimcAgent(SearchAgent):
             if start is None:
                 start = rollout.start(world)
                 if self.gate > 0:  # the rollout policy's choice; any world gives the seat's view
+                    assert rollout.agents is not None  # gate needs a scripted rollout (checked)
                     agent = rollout.agents[seat]
                     default = legal.index(
                         decide(worlds.spec, engine, world, seat, agent, rollout.mask)

@@ -56,14 +56,14 @@ class Rollout:
         if agents is not None:  # given players (one per seat), e.g. a network's
             self.agents = list(agents)
         elif policy != "random":
-            from cardarena.agents import make_agent, scripted
+            from cardarena.agents.specs import build_agent, scripted
 
             if policy not in scripted(game):
                 raise ConfigError(
                     f"rollout must be 'random' or a scripted baseline of {game} "
                     f"{list(scripted(game))}, got {policy!r}"
                 )
-            self.agents = [make_agent(game, policy, seed=s) for s in range(engine.num_players)]
+            self.agents = [build_agent(game, policy, seed=s) for s in range(engine.num_players)]
 
     def reseed(self, rng: random.Random) -> None:
         """Re-seed the scripted agents (called once per search, from the searching agent's rng)."""

@@ -104,6 +104,63 @@ def parse_entry(engine: GameEngine, state: Any, entry: str) -> int | None:
     return action if action in dict(menu) else None
 
 
+def read_action(
+    engine: Any, spec: Any, state: Any, seat: int, inp: IO[str], out: IO[str], echo: bool
+) -> tuple[int, str]:
+    """The person's next legal action, asked for until one is given, or (-1, why it stopped:
+    ``input ended`` or ``you quit``)."""
+
+    def say(text: str = "") -> None:
+        print(text, file=out)
+
+    while True:
+        print("> ", end="", file=out)
+        out.flush()
+        try:
+            entry = inp.readline()
+        except UnicodeDecodeError:  # bytes that are no text in the terminal's encoding
+            say("that line is not readable text. Legal actions:")
+            say("  " + menu_text(legal_menu(engine, state)))
+            continue
+        if not entry:
+            return -1, "input ended"
+        entry = entry.strip()
+        if echo:
+            say(entry)
+        if entry.lower() in QUIT_WORDS:
+            return -1, "you quit"
+        if entry in ("?", "help"):
+            say(screen(engine, spec, state, seat, []))
+            continue
+        action = parse_entry(engine, state, entry)
+        if action is not None:
+            return action, ""
+        shown = entry if len(entry) <= 60 else entry[:57] + "..."
+        say(f"{shown!r} is not a legal action here. Legal actions:")
+        say("  " + menu_text(legal_menu(engine, state)))
+
+
+def verdict(cooperative: bool, seat: int, winners: list[int], who: Any) -> str:
+    """How the game ended for the person at ``seat`` (``who(s)`` names a seat)."""
+    if cooperative:
+        return "the team won" if winners else "the team lost"
+    if seat in winners:
+        return "you won" if len(winners) == 1 else f"you share the win with {winners}"
+    return f"you lost; winners: {[who(w) for w in winners]}"
+
+
+def _players(game: str, lineup: list[str], seed: int) -> dict[int, Any]:
+    """The agents of the seats the person does not play, each reset with its seat's seed."""
+    from cardarena.agents import make_agent
+
+    players: dict[int, Any] = {}
+    for s, name in enumerate(lineup):
+        if name != HUMAN:
+            players[s] = make_agent(game, name, seed=seeding.agent_seed(seed, s))
+            players[s].reset(seeding.agent_seed(seed, s))
+    return players
+
+
 def play_human(
     game: str,
     seat: int,
@@ -116,7 +173,6 @@ def play_human(
 ) -> int:
     """Play one game with a person at ``seat`` (reading ``inp``, default stdin); 0 when the game
     ends or the person quits (``quit``, end of input, Ctrl-C)."""
-    from cardarena.agents import make_agent
     from cardarena.envs.core.replay import ReplayWriter, replay_name
 
     inp = sys.stdin if inp is None else inp
@@ -131,11 +187,7 @@ def play_human(
     lineup = seat_specs(num_players, seat, agents)
     if seed is None:
         seed = int(np.random.default_rng().integers(2**31))
-    players: dict[int, Any] = {}
-    for s, name in enumerate(lineup):
-        if name != HUMAN:
-            players[s] = make_agent(game, name, seed=seeding.agent_seed(seed, s))
-            players[s].reset(seeding.agent_seed(seed, s))
+    players = _players(game, lineup, seed)
     state = engine.new_game(np.random.default_rng(seed))
     writer = None
     if record_dir is not None:
@@ -163,33 +215,7 @@ def play_human(
                 say("-" * 72)
                 say(screen(engine, spec, state, seat, events))
                 events = []
-                action = None
-                while action is None:
-                    print("> ", end="", file=out)
-                    out.flush()
-                    try:
-                        entry = inp.readline()
-                    except UnicodeDecodeError:  # bytes that are no text in the terminal's encoding
-                        say("that line is not readable text. Legal actions:")
-                        say("  " + menu_text(legal_menu(engine, state)))
-                        continue
-                    if not entry:
-                        quit_reason = "input ended"
-                        break
-                    entry = entry.strip()
-                    if echo:
-                        say(entry)
-                    if entry.lower() in QUIT_WORDS:
-                        quit_reason = "you quit"
-                        break
-                    if entry in ("?", "help"):
-                        say(screen(engine, spec, state, seat, []))
-                        continue
-                    action = parse_entry(engine, state, entry)
-                    if action is None:
-                        shown = entry if len(entry) <= 60 else entry[:57] + "..."
-                        say(f"{shown!r} is not a legal action here. Legal actions:")
-                        say("  " + menu_text(legal_menu(engine, state)))
+                action, quit_reason = read_action(engine, spec, state, seat, inp, out, echo)
                 if quit_reason:
                     break
                 engine.apply(state, action, seat)
@@ -214,13 +240,7 @@ def play_human(
         say(spec.render(state, seat))
         winners = engine.winners(state)
         scores = engine.scores(state)
-        if spec.cooperative:
-            verdict = "the team won" if winners else "the team lost"
-        elif seat in winners:
-            verdict = "you won" if len(winners) == 1 else f"you share the win with {winners}"
-        else:
-            verdict = f"you lost; winners: {[who(w) for w in winners]}"
-        say(f"game over: {verdict}. scores {scores}")
+        say(f"game over: {verdict(spec.cooperative, seat, winners, who)}. scores {scores}")
     if writer is not None:
         say(f"replay saved: {writer.path}  (python -m cardarena.agents.tools.replay {writer.path})")
     return 0

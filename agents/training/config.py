@@ -266,6 +266,21 @@ def _check_agent(game: str, name: str, key: str) -> None:
         raise ConfigError(f"{key}: {err}") from None
 
 
+def _check_opponents(cfg: TrainConfig) -> None:
+    """The opponent mix's weights, and every scripted opponent's name."""
+    opp = cfg.opponents
+    if opp.latest + opp.past > 1 + 1e-9:
+        raise ConfigError(
+            f"opponents.latest + opponents.past must be at most 1, got {opp.latest} + {opp.past}"
+        )
+    if sum(opp.scripted.values()) <= 0 and opp.latest + opp.past < 1 - 1e-9:
+        raise ConfigError(
+            "opponents.scripted needs a positive weight (or opponents.latest + past = 1)"
+        )
+    for name in opp.scripted:
+        _check_agent(cfg.game, name, f"opponents.scripted.{name}")
+
+
 def _check_together(cfg: TrainConfig) -> None:
     """Rules between fields, the game's options and every agent name."""
     from cardarena.envs.core.registry import get_spec
@@ -283,17 +298,7 @@ def _check_together(cfg: TrainConfig) -> None:
             f"{cfg.ppo.n_steps} x {cfg.n_envs} = {rollout} (else SB3 trains on a truncated "
             f"minibatch, or on one smaller than asked)"
         )
-    opp = cfg.opponents
-    if opp.latest + opp.past > 1 + 1e-9:
-        raise ConfigError(
-            f"opponents.latest + opponents.past must be at most 1, got {opp.latest} + {opp.past}"
-        )
-    if sum(opp.scripted.values()) <= 0 and opp.latest + opp.past < 1 - 1e-9:
-        raise ConfigError(
-            "opponents.scripted needs a positive weight (or opponents.latest + past = 1)"
-        )
-    for name in opp.scripted:
-        _check_agent(cfg.game, name, f"opponents.scripted.{name}")
+    _check_opponents(cfg)
     if cfg.eval.against is not None:
         _check_agent(cfg.game, cfg.eval.against, "eval.against")
     if cfg.eval.baselines != "all":

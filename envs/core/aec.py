@@ -83,12 +83,12 @@ class CardGameEnv(AECEnv):
                 "action_mask": spaces.Box(0, 1, (self._num_actions,), dtype=np.int8),
             }
         )
-        act_space = spaces.Discrete(self._num_actions)
+        act_space: spaces.Space[Any] = spaces.Discrete(self._num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.state_obj: Any = None
         self._reset_rng: np.random.Generator | None = None
-        self.agents = []
+        self.agents: list[str] = []
         # set so that last() before reset() reaches observe() and its CardArenaError
         self.agent_selection = self.possible_agents[0]
 
@@ -127,14 +127,15 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._returns = self.game.returns(self.state_obj)
         self._rewards_zero = True
         if self.game.is_over(self.state_obj):
             self._finish()
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[self.game.current_player(self.state_obj)]
+            seat = self.game.current_player(self.state_obj)
+            self.agent_selection = self.possible_agents[seat]  # type: ignore[index]
 
     def _finish(self) -> None:
         for agent in self.agents:
@@ -208,7 +209,7 @@ class CardGameEnv(AECEnv):
         if game.is_over(state):
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[game.current_player(state)]
+            self.agent_selection = self.possible_agents[game.current_player(state)]  # type: ignore[index]
         if changed:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -323,4 +324,4 @@ class CardGameEnv(AECEnv):
             self._rewards_zero = not any(owed[0])
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        return str(self.metadata["name"])

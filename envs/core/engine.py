@@ -95,7 +95,7 @@ class GameEngine(ABC, Generic[S]):
             own = _as_method(own.__func__)
         if own is not None and callable(own) and not getattr(own, "_guarded", False):
             if not getattr(own, "__isabstractmethod__", False):
-                cls.parse_action = _guard_parse(own)  # type: ignore[method-assign]
+                cls.parse_action = _guard_parse(own)  # type: ignore[method-assign,assignment]
 
     # ----- life cycle -------------------------------------------------------------------------
     @abstractmethod
@@ -353,7 +353,7 @@ class GameEngine(ABC, Generic[S]):
         seat = self.current_player(state)
         shown = ", ".join(f"{a}={self.describe_action(a)!r}" for a in legal)
         what = (
-            repr(self.describe_action(action))
+            repr(self.describe_action(int(action)))
             if isinstance(action, int | np.integer) and 0 <= int(action) < self.num_actions
             else "out of range"
         )

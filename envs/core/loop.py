@@ -68,7 +68,7 @@ def decide(
     mask[:] = 0
     mask[legal] = 1
     if getattr(agent, "uses_worlds", False):
-        agent.set_worlds(Worlds(spec, engine, state, seat))
+        agent.set_worlds(Worlds(spec, engine, state, seat))  # type: ignore[attr-defined]
     action = agent.act(
         spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
         mask,
@@ -102,7 +102,7 @@ def play(
         mask = np.zeros(engine.num_actions, dtype=np.int8)
     made = 0
     while not engine.is_over(state) and not (until is not None and until(state)):
-        seat = engine.current_player(state)
+        seat: int = engine.current_player(state)  # type: ignore[assignment]  # not over: an int
         agent = agents[seat]
         if agent is None:
             break

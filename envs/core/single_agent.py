@@ -198,7 +198,7 @@ class SelfPlayEnv(gym.Env):
         if setter is not None:
             setter(priorities)
 
-    def render(self) -> str:
+    def render(self) -> str:  # type: ignore[override]
         return self.spec_game.render(self.state, self.seat)
 
     # ---- internals -------------------------------------------------------------------------------
@@ -212,4 +212,4 @@ class SelfPlayEnv(gym.Env):
             self.spec_game, self.engine, self.state, self.seat_agents, mask=self._mask
         )
         if self.shared_policy and not self.engine.is_over(self.state):
-            self.seat = self.engine.current_player(self.state)
+            self.seat = self.engine.current_player(self.state)  # type: ignore[assignment]

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def rng_to_dict(rng: np.random.Generator) -> dict[str, Any]:
     """The generator's exact state as JSON data (for ``to_dict``)."""
-    return copy.deepcopy(rng.bit_generator.state)
+    return dict(copy.deepcopy(rng.bit_generator.state))
 
 
 #: bit generators a saved ``rng`` may name (numpy's own; nothing else is looked up by name)

@@ -7,8 +7,6 @@ encoder (``encoding.py``) computes from its tables; ``view`` (what scripted agen
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from cardarena.envs.flip6.rules import (
@@ -27,6 +25,7 @@ from cardarena.envs.flip6.rules import (
     Flip6State,
     round_score,
 )
+from cardarena.envs.flip6.views import Flip6View
 
 _DECK_COUNTS = np.asarray(DECK_COUNTS, dtype=np.float32)
 
@@ -106,7 +105,7 @@ def render(state: Flip6State, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def view(state: Flip6State, seat: int) -> dict[str, Any]:
+def view(state: Flip6State, seat: int) -> Flip6View:
     """What ``seat`` may see, as plain data for scripted agents (all of it is public, F3)."""
     flip3_left = 0
     for kind, _s, left in reversed(state.stack):

@@ -7,8 +7,6 @@ agents read) and ``render`` show only what the seat may see (``rules.visible_slo
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardarena.envs.ratatat.rules import (
     CARD_CODES,
     DECISION_NAMES,
@@ -21,6 +19,7 @@ from cardarena.envs.ratatat.rules import (
     visible_held,
     visible_slots,
 )
+from cardarena.envs.ratatat.views import RatatatView
 
 
 def unseen_counts(state: RatatatState, seat: int, visible: list[int] | None = None) -> list[int]:
@@ -121,7 +120,7 @@ def render(state: RatatatState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def view(state: RatatatState, seat: int) -> dict[str, Any]:
+def view(state: RatatatState, seat: int) -> RatatatView:
     """What ``seat`` may see, as plain data for scripted agents.
 
     ``rows``: per seat the 4 card codes this seat sees (None: unknown); ``owner_knows``: whether

@@ -112,20 +112,9 @@ def _bonus_points(bonus: int, count: int, low: int, high: int, bits: int) -> int
     return points
 
 
-def _delta_pair(
-    values: int, row: list[int], has_second_chance: bool
-) -> tuple[list[float], list[float], bytes]:
-    """(:func:`card_deltas`, the same scaled for the observation, those as float32 bytes),
-    memoised in ``_DELTAS``.
-
-    ``hand_score([*row, card])`` for every card kind, from the row's sums taken once (what
-    ``hand_score`` adds up card by card) plus the card: the same whole numbers, without scoring
-    the row 31 times."""
-    key = (values, has_second_chance, *row)
-    pair = _DELTAS.get(key)
-    if pair is not None:
-        return pair
-    # hand_score's sums over the row
+def _row_sums(row: list[int]) -> tuple[int, int, bool, int, int, int, int, int]:
+    """``hand_score``'s sums over ``row``: (number total, modifier total, X2 held, bonus bits,
+    value bits, numbers held, of them low (<= 6), high (>= 10))."""
     total = modifiers = 0
     doubled = False
     bonus = 0
@@ -145,6 +134,23 @@ def _delta_pair(
             modifiers += CARD_VALUE[c]
         elif c in _BONUS_BIT:
             bonus |= _BONUS_BIT[c]
+    return total, modifiers, doubled, bonus, bits, count, low, high
+
+
+def _delta_pair(
+    values: int, row: list[int], has_second_chance: bool
+) -> tuple[list[float], list[float], bytes]:
+    """(:func:`card_deltas`, the same scaled for the observation, those as float32 bytes),
+    memoised in ``_DELTAS``.
+
+    ``hand_score([*row, card])`` for every card kind, from the row's sums taken once (what
+    ``hand_score`` adds up card by card) plus the card: the same whole numbers, without scoring
+    the row 31 times."""
+    key = (values, has_second_chance, *row)
+    pair = _DELTAS.get(key)
+    if pair is not None:
+        return pair
+    total, modifiers, doubled, bonus, bits, count, low, high = _row_sums(row)
     raw = (2 * total if doubled else total) + modifiers
     points = _bonus_points(bonus, count, low, high, bits) if bonus else 0
     now = raw + points if raw + points > 0 else 0  # hand_score(row)

@@ -6,8 +6,6 @@ draw-pile order.
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardarena.envs.sevn.rules import (
     CARD_CODES,
     CARD_VALUE,
@@ -20,6 +18,7 @@ from cardarena.envs.sevn.rules import (
     hand_score,
     second_chance_takers,
 )
+from cardarena.envs.sevn.views import SevnView
 
 
 def next_card_counts(state: SevnState) -> list[int]:
@@ -75,7 +74,7 @@ def render(state: SevnState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def view(state: SevnState, seat: int) -> dict[str, Any]:
+def view(state: SevnState, seat: int) -> SevnView:
     """What ``seat`` may see, as plain data for scripted agents (all of it public)."""
     n = state.num_players
     counts = next_card_counts(state)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -106,6 +107,17 @@ def card_text(card: Card) -> str:
     }[card.effect]
 
 
+def _check_amount(where: str, effect: str, takes_amount: bool, amount: Any) -> None:
+    if takes_amount:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+            raise ConfigError(f"{where}: effect {effect!r} needs a non-zero integer amount")
+        if effect in ("points_gain_loss", "discard_random", "draw_discard", "draw"):
+            if amount < 0:
+                raise ConfigError(f"{where}: amount of {effect!r} must be positive")
+    elif amount:
+        raise ConfigError(f"{where}: effect {effect!r} takes no amount")
+
+
 def load_catalogue(path: str | Path = CATALOGUE_PATH) -> list[Card]:
     """Read and check the catalogue: unique ids and names, known kinds, sets and effects."""
     path = Path(path)
@@ -146,14 +158,7 @@ def load_catalogue(path: str | Path = CATALOGUE_PATH) -> list[Card]:
         if kind != want_kind:
             raise ConfigError(f"{where}: effect {effect!r} belongs to {want_kind} cards")
         amount = entry.get("amount", 0)
-        if takes_amount:
-            if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
-                raise ConfigError(f"{where}: effect {effect!r} needs a non-zero integer amount")
-            if effect in ("points_gain_loss", "discard_random", "draw_discard", "draw"):
-                if amount < 0:
-                    raise ConfigError(f"{where}: amount of {effect!r} must be positive")
-        elif amount:
-            raise ConfigError(f"{where}: effect {effect!r} takes no amount")
+        _check_amount(where, effect, takes_amount, amount)
         ids.add(cid)
         names.add(name)
         cards.append(Card(len(cards), cid, name, kind, effect, int(amount), card_set))

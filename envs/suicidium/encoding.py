@@ -198,9 +198,6 @@ def _redirect_slot_delta(state: SuicidiumState) -> int:
     return -amount if EFFECT[target] == E_POINTS_GAIN_LOSS and slot == 1 else amount
 
 
-#: tuple(objects of a seat) -> _object_part(objects)
-
-
 def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     """The observation of ``seat`` (see the module docstring for the layout).
 
@@ -214,11 +211,55 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     its recorded bits (``tests/test_observation_digests.py``).
     """
     n = state.num_players
-    over = state.over
     table = state.table
     activity = table_activity(table) if table else []
-    # projected_changes, keeping the (multiplier, recipients) of every untargeted card for the
-    # card planes below
+    projected, modifiers = _projected(state, activity, n)
+    # object_pile_counts, each seat's object part and match chance (memoised per objects held)
+    okey = tuple(map(tuple, state.objects))
+    opart = _OBJECTS.get(okey)
+    if opart is None:
+        opart = _objects_part(okey, n)
+    fifths, seat_objects = opart
+    chunks: list[Any] = []
+    add = chunks.append
+    _seat_blocks(state, seat, n, projected, seat_objects, add)
+    _global_part(state, n, fifths, add)
+    # the card planes: the hand's and the discard pile's as bytes, the sparse others written below
+    hand = state.hands[seat]
+    key = tuple(hand)
+    hand_plane = _HAND_PLANES.get(key)
+    if hand_plane is None:
+        if len(_HAND_PLANES) >= 4096:
+            _HAND_PLANES.clear()
+        hand_plane = _HAND_PLANES[key] = bytes(_plane(hand))
+    add(hand_plane)
+    add(_ZERO_TABLE_PLANES)
+    add(_discard_plane(state.discard_pile))
+    add(_ZERO_LAST_PLANES)
+    buf = _JOIN(chunks)
+    ones, where, values = _table_entries(state, seat, activity, modifiers)
+    bit = 1 << seat
+    known_by = state.known_by
+    hands = state.hands
+    for h in range(n):
+        if h != seat and any(map(known_by.__getitem__, hands[h])):  # any card of it known
+            known = [c for c in hands[h] if known_by[c] & bit]
+            if known:
+                where += [P_KNOWN + c for c in known]
+                values += [_KNOWN_HOLDER[h]] * len(known)
+    # the sparse planes, written into the bytes (a float32 each, as numpy's put would store it)
+    for i in ones:
+        _PACK_INTO_F(buf, 4 * i, 1.0)
+    for i, v in zip(where, values, strict=True):
+        _PACK_INTO_F(buf, 4 * i, v)
+    return _FROMBUFFER(buf, _FLOAT32)
+
+
+def _projected(
+    state: SuicidiumState, activity: list[bool], n: int
+) -> tuple[list[int], dict[int, list[int]]]:
+    """:func:`projected_changes`, and the recipients of each untargeted table card (planes)."""
+    table = state.table
     projected = [0] * n
     modifiers: dict[int, list[int]] = {}
     for i, entry in enumerate(table):
@@ -233,22 +274,21 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
             if delta < 0 and any(EFFECT[c] == E_SHIELD for c, _ in state.lasting[s]):
                 continue
             projected[s] += delta
-    # object_pile_counts, each seat's object part and match chance (memoised per objects held)
-    objects = state.objects
-    okey = tuple(map(tuple, objects))
-    opart = _OBJECTS.get(okey)
-    if opart is None:
-        opart = _objects_part(okey, n)
-    fifths, seat_objects = opart
+    return projected, modifiers
+
+
+def _seat_blocks(
+    state: SuicidiumState, seat: int, n: int, projected: list[int], seat_objects: Any, add: Any
+) -> None:
+    """The seat blocks' bytes, seat 0 first, handed to ``add``."""
+    over = state.over
     on_table = [0] * n
-    for entry in table:
+    for entry in state.table:
         if not entry[E_PLACED]:
             on_table[entry[E_PLAYER]] += 1
     active = -1 if over else state.active
     decider = -1 if over else state.decider
     winners = state.winners
-    chunks: list[Any] = []
-    add = chunks.append
     alive_of = state.alive
     lasting_of = state.lasting
     hands = state.hands
@@ -285,12 +325,14 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
                 1.0 if t > 1.0 else t,  # min(t, 1.0)
             )
         )
+
+
+def _global_part(state: SuicidiumState, n: int, fifths: bytes, add: Any) -> None:
+    """The absent seats' zeros and the global part's bytes, handed to ``add``."""
+    over = state.over
     add(_ABSENT_SEATS[n])
-    add(
-        _GLOBAL_HEAD_BYTES[state.mode][state.expansion][n - 2][0 if over else state.decision][
-            state.phase
-        ]
-    )
+    heads = _GLOBAL_HEAD_BYTES[state.mode][state.expansion][n - 2]
+    add(heads[0 if over else state.decision][state.phase])
     if over:
         add(_NO_TURN_STATE)
     else:
@@ -314,19 +356,13 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     )
     add(fifths)
     add(_PACK_1(len(state.object_pile) / 21.0))
-    # the card planes: the hand's and the discard pile's as bytes, the sparse others written below
-    hand = state.hands[seat]
-    key = tuple(hand)
-    hand_plane = _HAND_PLANES.get(key)
-    if hand_plane is None:
-        if len(_HAND_PLANES) >= 4096:
-            _HAND_PLANES.clear()
-        hand_plane = _HAND_PLANES[key] = bytes(_plane(hand))
-    add(hand_plane)
-    add(_ZERO_TABLE_PLANES)
-    add(_discard_plane(state.discard_pile))
-    add(_ZERO_LAST_PLANES)
-    buf = _JOIN(chunks)
+
+
+def _table_entries(
+    state: SuicidiumState, seat: int, activity: list[bool], modifiers: dict[int, list[int]]
+) -> tuple[list[int], list[int], list[float]]:
+    """The table's sparse plane entries: (indices set to 1, indices set to a value, values)."""
+    table = state.table
     ones: list[int] = []
     where: list[int] = []
     values: list[float] = []
@@ -354,22 +390,9 @@ def encode(state: SuicidiumState, seat: int) -> np.ndarray:
     for resting, k in responses.items():
         where.append(resting)
         values.append(_RESPONSES_ON[k])
-    if not over and state.decision in (D_TARGET_PLAYER, D_TARGET_CARD) and table:
+    if not state.over and state.decision in (D_TARGET_PLAYER, D_TARGET_CARD) and table:
         pending = table[-1]
         ones.append(P_PENDING + pending[E_CARD])
         if pending[E_TARGET] >= 0:
             ones.append(P_PENDING_TARGET + table[pending[E_TARGET]][E_CARD])
-    bit = 1 << seat
-    known_by = state.known_by
-    for h in range(n):
-        if h != seat and any(map(known_by.__getitem__, hands[h])):  # any card of it known
-            known = [c for c in hands[h] if known_by[c] & bit]
-            if known:
-                where += [P_KNOWN + c for c in known]
-                values += [_KNOWN_HOLDER[h]] * len(known)
-    # the sparse planes, written into the bytes (a float32 each, as numpy's put would store it)
-    for i in ones:
-        _PACK_INTO_F(buf, 4 * i, 1.0)
-    for i, v in zip(where, values, strict=True):
-        _PACK_INTO_F(buf, 4 * i, v)
-    return _FROMBUFFER(buf, _FLOAT32)
+    return ones, where, values

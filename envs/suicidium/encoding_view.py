@@ -6,8 +6,6 @@ Only public information and the seat's own hand are read (see ``envs/suicidium/e
 
 from __future__ import annotations
 
-from typing import Any
-
 from cardarena.envs.suicidium.rules import (
     AMOUNT,
     BASE_OBJECTS,
@@ -35,6 +33,7 @@ from cardarena.envs.suicidium.rules import (
     point_changes,
     table_activity,
 )
+from cardarena.envs.suicidium.views import SuicidiumView, TableEntryView
 
 
 def object_pile_counts(state: SuicidiumState) -> list[int]:
@@ -95,11 +94,11 @@ def _known_cards(state: SuicidiumState, seat: int) -> list[tuple[int, int]]:
     ]
 
 
-def _entry_view(state: SuicidiumState, i: int, activity: list[bool]) -> dict[str, Any]:
+def _entry_view(state: SuicidiumState, i: int, activity: list[bool]) -> TableEntryView:
     entry = state.table[i]
     card = entry[E_CARD]
     target = entry[E_TARGET]
-    info: dict[str, Any] = {
+    info: TableEntryView = {
         "index": i,
         "card": CARD_IDS[card],
         "player": entry[E_PLAYER],
@@ -119,7 +118,7 @@ def _entry_view(state: SuicidiumState, i: int, activity: list[bool]) -> dict[str
     return info
 
 
-def view(state: SuicidiumState, seat: int) -> dict[str, Any]:
+def view(state: SuicidiumState, seat: int) -> SuicidiumView:
     """What ``seat`` may see, as plain data for scripted agents (absolute seats, card ids)."""
     n = state.num_players
     activity = table_activity(state.table) if state.table else []

@@ -122,6 +122,8 @@ IS_PARTY: list[bool] = [c.set == "party" for c in CATALOGUE]
 BASE_DECK: list[int] = [c.index for c in CATALOGUE if c.set == "base"]
 PARTY_DECK: list[int] = [c.index for c in CATALOGUE if c.set == "party"]
 LASTING_EFFECTS = (E_SKIP_DRAW, E_SKIP_MAIN, E_SHIELD)
+#: events acting on their target seat alone (the card's player may be out, or the target)
+_TARGET_EFFECTS = (E_DISCARD_RANDOM, E_DRAW_DISCARD, E_DRAW, E_RECOVER)
 CANCELS = (E_CANCEL_POINTS, E_CANCEL_EVENT, E_CANCEL_ANY)
 
 # ---- objects (U1, U35, U36) -----------------------------------------------------------------------
@@ -496,6 +498,24 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         )
 
     # ---- set-up --------------------------------------------------------------------------------
+    def _held_objects(self, held_opt: Any) -> tuple[list[list[int]], list[int]]:
+        """The reset option ``held`` (object codes per seat; None: none): (objects per seat, the
+        object deck left)."""
+        n = self.num_players
+        held: list[list[int]] = [[] for _ in range(n)]
+        rest_objects = list(self.object_deck)
+        if held_opt is not None:
+            if not isinstance(held_opt, list | tuple) or len(held_opt) != n:
+                raise ConfigError(f"held must be {n} lists of object codes, got {held_opt!r}")
+            for s, codes in enumerate(held_opt):
+                for code in codes:
+                    obj = parse_object(code)
+                    if obj not in rest_objects:
+                        raise ConfigError(f"held: no {code!r} left in the object deck")
+                    rest_objects.remove(obj)
+                    held[s].append(obj)
+        return held, rest_objects
+
     def new_game(
         self, rng: np.random.Generator, options: dict[str, Any] | None = None
     ) -> SuicidiumState:
@@ -532,19 +552,7 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
             pile = parts.stack_deck(self.action_deck, top, rng, CARD_IDS)
             hands = [pile[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(n)]
             pile = pile[HAND_SIZE * n :]
-        held_opt = options.pop("held", None)
-        held: list[list[int]] = [[] for _ in range(n)]
-        rest_objects = list(self.object_deck)
-        if held_opt is not None:
-            if not isinstance(held_opt, list | tuple) or len(held_opt) != n:
-                raise ConfigError(f"held must be {n} lists of object codes, got {held_opt!r}")
-            for s, codes in enumerate(held_opt):
-                for code in codes:
-                    obj = parse_object(code)
-                    if obj not in rest_objects:
-                        raise ConfigError(f"held: no {code!r} left in the object deck")
-                    rest_objects.remove(obj)
-                    held[s].append(obj)
+        held, rest_objects = self._held_objects(options.pop("held", None))
         object_top = [parse_object(c) for c in options.pop("objects", None) or []] + deck_objects
         object_pile = parts.stack_deck(rest_objects, object_top, rng, OBJECT_CODES)
         wp = options.pop("wp", None)
@@ -663,64 +671,15 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         if type(action) is not int:
             action = int(action)
         d = state.decision
-        # the commonest actions, checked and applied at once (the same tests as below)
+        # the commonest actions, checked and applied at once (the same tests as _legal's)
         if d == D_MAIN or d == D_RESPOND:
-            if PLAY0 <= action < ON0:  # play a card
-                c = action - PLAY0
-                if KIND[c] == RESPONSE:
-                    legal = _RESPONSE_FITS[c] & _table_classes(state.table) != 0
-                else:
-                    legal = d == D_MAIN
-                if legal and state.played < MAX_PLAYS and c in state.hands[seat]:
-                    state.decisions += 1
-                    state.decision = D_NONE
-                    self._play(state, seat, c)
-                    self._advance(state)
-                    return
-            elif action == PASS and (d == D_RESPOND or state.drew or state.played):  # U9
-                state.decisions += 1
-                state.decision = D_NONE
-                state.step = ST_END_MAIN if d == D_MAIN else ST_NEXT_RESPONDER
-                self._advance(state)
+            if self._fast_play(state, seat, action, d):
                 return
         elif d == D_TARGET_PLAYER:
-            target = action - TARGET0
-            entry = state.table[-1]
-            if 0 <= target < state.num_players and state.alive[target]:
-                card = entry[E_CARD]
-                if (
-                    EFFECT[card] == E_REDIRECT
-                    or TARGETING[card] == T_ANY
-                    or target != entry[E_PLAYER]
-                ):
-                    state.decisions += 1
-                    entry[E_SEATS].append(target)
-                    state.need -= 1
-                    if state.need > 0:
-                        state.decision = D_TARGET_PLAYER
-                    else:
-                        state.decision = D_NONE
-                        self._played_one(state)
-                    self._advance(state)
-                    return
+            if self._fast_target_player(state, action):
+                return
         elif d == D_TARGET_CARD and ON0 <= action < DISCARD0:
-            # legal_actions: the cards before the response being played that it fits
-            table = state.table
-            target_card = action - ON0
-            fits = _RESPONSE_FITS[table[-1][E_CARD]] & _CARD_CLASS[target_card]
-            last = len(table) - 1
-            index = next((i for i in range(last) if table[i][E_CARD] == target_card), -1)
-            if fits and index >= 0:
-                state.decisions += 1
-                state.decision = D_NONE
-                entry = table[-1]
-                entry[E_TARGET] = index
-                if EFFECT[entry[E_CARD]] == E_REDIRECT:  # U23: one choice per recipient
-                    state.need = len(table[index][E_SEATS])
-                    state.decision = D_TARGET_PLAYER
-                else:
-                    self._played_one(state)
-                self._advance(state)
+            if self._fast_target_card(state, action):
                 return
         elif d == D_DRAW:
             if DRAW0 < action <= DRAW0 + HAND_SIZE and action - DRAW0 <= _draw_max(state, seat):
@@ -729,33 +688,104 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 self._draw_phase(state, seat, action)
                 self._advance(state)
                 return
-        # the common cases are tested one action at a time, as legal_actions would include it
+        if not self._legal(state, seat, action, d):
+            raise self.illegal(state, action)
+        state.decisions += 1
+        state.decision = D_NONE
+        self._apply_decision(state, seat, action, d)
+        self._advance(state)
+
+    def _fast_play(self, state: SuicidiumState, seat: int, action: int, d: int) -> bool:
+        """Play a card or PASS in a MAIN / RESPOND decision when legal (True: applied)."""
+        if PLAY0 <= action < ON0:  # play a card
+            c = action - PLAY0
+            if KIND[c] == RESPONSE:
+                legal = _RESPONSE_FITS[c] & _table_classes(state.table) != 0
+            else:
+                legal = d == D_MAIN
+            if legal and state.played < MAX_PLAYS and c in state.hands[seat]:
+                state.decisions += 1
+                state.decision = D_NONE
+                self._play(state, seat, c)
+                self._advance(state)
+                return True
+        elif action == PASS and (d == D_RESPOND or state.drew or state.played):  # U9
+            state.decisions += 1
+            state.decision = D_NONE
+            state.step = ST_END_MAIN if d == D_MAIN else ST_NEXT_RESPONDER
+            self._advance(state)
+            return True
+        return False
+
+    def _fast_target_player(self, state: SuicidiumState, action: int) -> bool:
+        """Choose a recipient when legal (True: applied)."""
+        target = action - TARGET0
+        entry = state.table[-1]
+        if 0 <= target < state.num_players and state.alive[target]:
+            card = entry[E_CARD]
+            if EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY or target != entry[E_PLAYER]:
+                state.decisions += 1
+                entry[E_SEATS].append(target)
+                state.need -= 1
+                if state.need > 0:
+                    state.decision = D_TARGET_PLAYER
+                else:
+                    state.decision = D_NONE
+                    self._played_one(state)
+                self._advance(state)
+                return True
+        return False
+
+    def _fast_target_card(self, state: SuicidiumState, action: int) -> bool:
+        """Choose the card a response goes on when legal (True: applied)."""
+        # legal_actions: the cards before the response being played that it fits
+        table = state.table
+        target_card = action - ON0
+        fits = _RESPONSE_FITS[table[-1][E_CARD]] & _CARD_CLASS[target_card]
+        last = len(table) - 1
+        index = next((i for i in range(last) if table[i][E_CARD] == target_card), -1)
+        if fits and index >= 0:
+            state.decisions += 1
+            state.decision = D_NONE
+            entry = table[-1]
+            entry[E_TARGET] = index
+            if EFFECT[entry[E_CARD]] == E_REDIRECT:  # U23: one choice per recipient
+                state.need = len(table[index][E_SEATS])
+                state.decision = D_TARGET_PLAYER
+            else:
+                self._played_one(state)
+            self._advance(state)
+            return True
+        return False
+
+    def _legal(self, state: SuicidiumState, seat: int, action: int, d: int) -> bool:
+        """Whether ``action`` is legal: the common cases tested one action at a time, as
+        legal_actions would include it."""
         if (d == D_MAIN or d == D_RESPOND) and PLAY0 <= action < ON0:  # play a card
             c = action - PLAY0
             if KIND[c] == RESPONSE:
                 legal = _RESPONSE_FITS[c] & _table_classes(state.table) != 0
             else:
                 legal = d == D_MAIN
-            legal = legal and state.played < MAX_PLAYS and c in state.hands[seat]
+            return legal and state.played < MAX_PLAYS and c in state.hands[seat]
         elif action == PASS and (d == D_RESPOND or (d == D_MAIN and (state.drew or state.played))):
-            legal = True  # U9
+            return True  # U9
         elif d == D_DRAW and DRAW0 < action <= DRAW0 + HAND_SIZE:  # draw k >= 1
-            legal = action - DRAW0 <= _draw_max(state, seat)
+            return action - DRAW0 <= _draw_max(state, seat)
         elif d == D_TARGET_PLAYER and TARGET0 <= action < TARGET0 + state.num_players:
             target = action - TARGET0
             entry = state.table[-1]
             card = entry[E_CARD]
-            legal = state.alive[target] and (
+            return state.alive[target] and (
                 EFFECT[card] == E_REDIRECT or TARGETING[card] == T_ANY or target != entry[E_PLAYER]
             )
         elif d == D_DISCARD and DISCARD0 <= action < TAKE0:
-            legal = action - DISCARD0 in state.hands[seat]
+            return action - DISCARD0 in state.hands[seat]
         else:
-            legal = action in self.legal_actions(state)
-        if not legal:
-            raise self.illegal(state, action)
-        state.decisions += 1
-        state.decision = D_NONE
+            return action in self.legal_actions(state)
+
+    def _apply_decision(self, state: SuicidiumState, seat: int, action: int, d: int) -> None:
+        """Apply the legal ``action`` of decision ``d`` (its bookkeeping done by apply)."""
         if d == D_MAIN or d == D_RESPOND:
             if action == PASS:
                 state.step = ST_END_MAIN if d == D_MAIN else ST_NEXT_RESPONDER
@@ -796,7 +826,6 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
             state.hands[seat].append(card)
             state.known_by[card] = (1 << state.num_players) - 1  # everyone saw it taken
             state.step = ST_RESOLVE
-        self._advance(state)
 
     # ---- internals: turn flow ----------------------------------------------------------------------
     def _advance(self, state: SuicidiumState) -> None:
@@ -1050,23 +1079,7 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         mult, seats, thief = card_modifiers(state.table, state.res_active, i)
         eff = EFFECT[card]
         if KIND[card] == POINTS:
-            n, a = state.num_players, state.active
-            changes = point_changes(card, seats, mult)
-            if len(changes) > 1:  # U11: seat order from the active player
-                changes.sort(key=lambda sc: (sc[0] - a) % n)
-            for s, delta in changes:
-                if not state.alive[s]:
-                    continue
-                if delta < 0 and _shielded(state, s):  # U27
-                    continue
-                w = state.wp[s] + delta
-                if w <= 0:
-                    state.wp[s] = 0
-                    self._zero(state, s)  # U5 after each change
-                    if state.over:
-                        return
-                else:
-                    state.wp[s] = min(w, MAX_WP)
+            self._resolve_points(state, card, seats, mult)
             return
         t = seats[0]
         if not state.alive[t]:
@@ -1076,6 +1089,36 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 state.lasting[t].append([card, state.turn])
                 entry[E_PLACED] = 1
             return
+        if eff in _TARGET_EFFECTS:
+            self._target_effect(state, card, eff, t)
+        elif state.alive[player] and t != player:
+            # the card's player takes part in the remaining effects
+            self._exchange_effect(state, eff, player, t)
+
+    def _resolve_points(
+        self, state: SuicidiumState, card: int, seats: list[int], mult: int
+    ) -> None:
+        """A POINTS card's WP changes, seat by seat (U11, U27, U5)."""
+        n, a = state.num_players, state.active
+        changes = point_changes(card, seats, mult)
+        if len(changes) > 1:  # U11: seat order from the active player
+            changes.sort(key=lambda sc: (sc[0] - a) % n)
+        for s, delta in changes:
+            if not state.alive[s]:
+                continue
+            if delta < 0 and _shielded(state, s):  # U27
+                continue
+            w = state.wp[s] + delta
+            if w <= 0:
+                state.wp[s] = 0
+                self._zero(state, s)  # U5 after each change
+                if state.over:
+                    return
+            else:
+                state.wp[s] = min(w, MAX_WP)
+
+    def _target_effect(self, state: SuicidiumState, card: int, eff: int, t: int) -> None:
+        """An EVENT on seat ``t`` alone: discards, draws, taking back a discard."""
         hands = state.hands
         if eff == E_DISCARD_RANDOM:
             hand = hands[t]
@@ -1102,9 +1145,11 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         elif eff == E_RECOVER:
             if state.discard_mark > 0:
                 state.decision, state.decider = D_TAKE, t
-        elif not state.alive[player] or t == player:
-            return  # the card's player takes part in the remaining effects
-        elif eff == E_STEAL_RANDOM:
+
+    def _exchange_effect(self, state: SuicidiumState, eff: int, player: int, t: int) -> None:
+        """An EVENT between the card's ``player`` and seat ``t``: steal, peek, exchange hands."""
+        hands = state.hands
+        if eff == E_STEAL_RANDOM:
             hand = hands[t]
             if hand:
                 c = hand.pop(int(state.rng.integers(len(hand))))

@@ -53,6 +53,7 @@ from cardarena.envs.thegame.rules import (
     SIGNAL_NAMES,
     TheGameState,
 )
+from cardarena.envs.thegame.views import TheGameView
 
 PILE_BLOCK = 9
 SEAT_BLOCK = 13
@@ -369,7 +370,7 @@ def render(state: TheGameState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def view(state: TheGameState, seat: int) -> dict[str, Any]:
+def view(state: TheGameState, seat: int) -> TheGameView:
     """What ``seat`` may see, as plain data for scripted agents (card values as ints)."""
     return {
         "seat": seat,

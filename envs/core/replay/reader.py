@@ -148,103 +148,20 @@ def _read_line(where: str, n: int, item: Any, replay: Replay, num_players: int, 
     """Check line ``n`` and add it to ``replay`` (actions, checks, result, end)."""
     if not isinstance(item, dict):
         what = {type(None): "null", list: "a list", str: "a string", bool: "a boolean"}
-        kind = what.get(type(item), "a number")
-        raise ReplayLineError(where, f"{kind}, not a JSON object", n)
+        shown = what.get(type(item), "a number")
+        raise ReplayLineError(where, f"{shown}, not a JSON object", n)
     if replay.end is not None:
         raise ReplayLineError(where, "a line after the end line", n)
     kind = item.get("type")
     steps = len(replay.actions)
     if kind is None and "action" in item:
-        if replay.result is not None:
-            raise ReplayLineError(where, "an action line after the result line", n)
-        r = _LineReader(where, n, item, "action")
-        r.keys({"seat", "action", "digest"})
-        r.get(
-            "seat", lambda x: _is_int(x) and 0 <= x < num_players, f"a seat in 0..{num_players - 1}"
-        )
-        r.get(
-            "action",
-            lambda x: isinstance(x, str) and 0 < len(x) <= MAX_ACTION_TEXT,
-            f"an action text (1 to {MAX_ACTION_TEXT} characters)",
-        )
-        r.get(
-            "digest",
-            lambda x: (
-                isinstance(x, str) and len(x) == 12 and all(c in "0123456789abcdef" for c in x)
-            ),
-            "12 hex digits",
-        )
-        replay.actions.append(item)
-        replay.action_lines.append(n)
+        _read_action(where, n, item, replay, num_players, steps)
     elif kind == "check":
-        r = _LineReader(where, n, item, "check")
-        r.keys({"type", "step", "to_move", "decision", "legal", "scores", "zones", "fields"})
-        step = r.get("step", _is_int, "an integer")
-        if step != steps:
-            raise ReplayTruncatedError(
-                where,
-                f"the check of action {_shown(step)} follows action {steps}: "
-                f"{'action lines are missing' if _is_int(step) and step > steps else 'lines are out of order'}",
-                n,
-            )
-        if step in replay.checks:
-            raise ReplayLineError(where, f"a second check after action {step}", n)
-        r.get(
-            "to_move",
-            lambda x: x is None or (_is_int(x) and 0 <= x < num_players),
-            "a seat or null",
-        )
-        r.get("decision", lambda x: x is None or isinstance(x, str), "a decision name or null")
-        r.get("legal", _str_list, "a list of action texts")
-        r.get("scores", _number_list, "a list of numbers")
-        r.get("zones", lambda x: isinstance(x, dict), "a JSON object")
-        r.get(
-            "fields",
-            lambda x: isinstance(x, dict) and all(isinstance(v, str) for v in x.values()),
-            "an object of field hashes",
-        )
-        replay.checks[step] = item
+        _read_check(where, n, item, replay, num_players, steps)
     elif kind == "result":
-        if replay.result is not None:
-            raise ReplayLineError(where, "a second result line", n)
-        r = _LineReader(where, n, item, "result")
-        r.keys({"type", "steps", "scores", "winners", "returns"})
-        got = r.get("steps", _is_int, "an integer")
-        if got != steps:
-            raise ReplayTruncatedError(
-                where, f"the result counts {got} actions, the file holds {steps}", n
-            )
-        r.get("scores", _number_list, "a list of numbers")
-        r.get(
-            "winners",
-            lambda x: isinstance(x, list) and all(_is_int(v) and 0 <= v < num_players for v in x),
-            "a list of seats",
-        )
-        r.get("returns", _number_list, "a list of numbers")
-        replay.result = item
+        _read_result(where, n, item, replay, num_players, steps)
     elif kind == "end" and fmt >= 2:
-        r = _LineReader(where, n, item, "end")
-        r.keys({"type", "lines", "steps", "finished"})
-        lines = r.get("lines", _is_int, "an integer")
-        got = r.get("steps", _is_int, "an integer")
-        finished = r.get("finished", lambda x: isinstance(x, bool), "true or false")
-        if lines != n - 1:
-            raise ReplayTruncatedError(
-                where, f"the end line counts {lines} lines before it, the file has {n - 1}", n
-            )
-        if got != steps:
-            raise ReplayTruncatedError(
-                where, f"the end line counts {got} actions, the file holds {steps}", n
-            )
-        if finished != (replay.result is not None):
-            raise ReplayTruncatedError(
-                where,
-                "the end line says the game finished, but there is no result line"
-                if finished
-                else "the end line says the game is unfinished, but there is a result line",
-                n,
-            )
-        replay.end = item
+        _read_end(where, n, item, replay, num_players, steps)
     elif kind == "header":
         raise ReplayLineError(where, "a second header line", n)
     else:
@@ -254,6 +171,111 @@ def _read_line(where: str, n: int, item: Any, replay: Replay, num_players: int, 
             f"(type {_shown(kind)}, keys {_shown(sorted(map(str, item)))})",
             n,
         )
+
+
+def _read_action(
+    where: str, n: int, item: dict, replay: Replay, num_players: int, steps: int
+) -> None:
+    """An action line (after ``steps`` actions)."""
+    if replay.result is not None:
+        raise ReplayLineError(where, "an action line after the result line", n)
+    r = _LineReader(where, n, item, "action")
+    r.keys({"seat", "action", "digest"})
+    r.get("seat", lambda x: _is_int(x) and 0 <= x < num_players, f"a seat in 0..{num_players - 1}")
+    r.get(
+        "action",
+        lambda x: isinstance(x, str) and 0 < len(x) <= MAX_ACTION_TEXT,
+        f"an action text (1 to {MAX_ACTION_TEXT} characters)",
+    )
+    r.get(
+        "digest",
+        lambda x: isinstance(x, str) and len(x) == 12 and all(c in "0123456789abcdef" for c in x),
+        "12 hex digits",
+    )
+    replay.actions.append(item)
+    replay.action_lines.append(n)
+
+
+def _read_check(
+    where: str, n: int, item: dict, replay: Replay, num_players: int, steps: int
+) -> None:
+    """A check line: the digest of the state after action ``steps``."""
+    r = _LineReader(where, n, item, "check")
+    r.keys({"type", "step", "to_move", "decision", "legal", "scores", "zones", "fields"})
+    step = r.get("step", _is_int, "an integer")
+    if step != steps:
+        raise ReplayTruncatedError(
+            where,
+            f"the check of action {_shown(step)} follows action {steps}: "
+            f"{'action lines are missing' if _is_int(step) and step > steps else 'lines are out of order'}",
+            n,
+        )
+    if step in replay.checks:
+        raise ReplayLineError(where, f"a second check after action {step}", n)
+    r.get(
+        "to_move",
+        lambda x: x is None or (_is_int(x) and 0 <= x < num_players),
+        "a seat or null",
+    )
+    r.get("decision", lambda x: x is None or isinstance(x, str), "a decision name or null")
+    r.get("legal", _str_list, "a list of action texts")
+    r.get("scores", _number_list, "a list of numbers")
+    r.get("zones", lambda x: isinstance(x, dict), "a JSON object")
+    r.get(
+        "fields",
+        lambda x: isinstance(x, dict) and all(isinstance(v, str) for v in x.values()),
+        "an object of field hashes",
+    )
+    replay.checks[step] = item
+
+
+def _read_result(
+    where: str, n: int, item: dict, replay: Replay, num_players: int, steps: int
+) -> None:
+    """The result line (after all ``steps`` actions)."""
+    if replay.result is not None:
+        raise ReplayLineError(where, "a second result line", n)
+    r = _LineReader(where, n, item, "result")
+    r.keys({"type", "steps", "scores", "winners", "returns"})
+    got = r.get("steps", _is_int, "an integer")
+    if got != steps:
+        raise ReplayTruncatedError(
+            where, f"the result counts {got} actions, the file holds {steps}", n
+        )
+    r.get("scores", _number_list, "a list of numbers")
+    r.get(
+        "winners",
+        lambda x: isinstance(x, list) and all(_is_int(v) and 0 <= v < num_players for v in x),
+        "a list of seats",
+    )
+    r.get("returns", _number_list, "a list of numbers")
+    replay.result = item
+
+
+def _read_end(where: str, n: int, item: dict, replay: Replay, num_players: int, steps: int) -> None:
+    """The end line (format 2): how many lines and actions came before it."""
+    r = _LineReader(where, n, item, "end")
+    r.keys({"type", "lines", "steps", "finished"})
+    lines = r.get("lines", _is_int, "an integer")
+    got = r.get("steps", _is_int, "an integer")
+    finished = r.get("finished", lambda x: isinstance(x, bool), "true or false")
+    if lines != n - 1:
+        raise ReplayTruncatedError(
+            where, f"the end line counts {lines} lines before it, the file has {n - 1}", n
+        )
+    if got != steps:
+        raise ReplayTruncatedError(
+            where, f"the end line counts {got} actions, the file holds {steps}", n
+        )
+    if finished != (replay.result is not None):
+        raise ReplayTruncatedError(
+            where,
+            "the end line says the game finished, but there is no result line"
+            if finished
+            else "the end line says the game is unfinished, but there is a result line",
+            n,
+        )
+    replay.end = item
 
 
 @dataclass

@@ -163,44 +163,12 @@ def _verify(replay: Replay) -> Verdict:
     for i, line in enumerate(replay.actions, 1):
         seat, text = int(line["seat"]), line["action"]
         label = f"action {i} ({_seat_label(replay, seat)}: {text!r})"
-        if engine.is_over(state):
-            return fail(i, *pending, f"  {label}: the game is already over now")
-        current = engine.current_player(state)
-        if current != seat:
-            return fail(
-                i,
-                *pending,
-                f"  {label}: expected seat {seat} to act, got seat {current} "
-                f"(decision {engine.decision_name(state)!r})",
-            )
-        legal = engine.legal_actions(state)
-        legal_text = [engine.describe_action(a) for a in legal]
-        try:
-            action = engine.parse_action(text)
-        except CardArenaError as err:
-            return fail(i, *pending, f"  {label}: the action text no longer parses: {err}")
-        if action not in legal:
-            return fail(
-                i,
-                *pending,
-                f"  {label}: not legal now in decision {engine.decision_name(state)!r}; "
-                f"legal now: {legal_text}",
-            )
-        engine.apply(state, action, seat)
+        problem = _replay_action(engine, state, seat, text, label)
+        if problem:
+            return fail(i, *pending, problem)
         digest = line.get("digest")
         if not pending and digest and digest != (now := state_digest(engine, state)):
-            pending = [f"  first difference after {label}:"]
-            if digest[:8] != now[:8]:
-                pending.append(
-                    f"    the state differs (digest {digest[:8]} recorded, {now[:8]} now)"
-                )
-            if digest[8:] != now[8:]:
-                nxt = engine.current_player(state)
-                legal_now = [engine.describe_action(a) for a in engine.legal_actions(state)]
-                pending.append(
-                    f"    the legal actions of the next decision differ (seat {nxt}, "
-                    f"{engine.decision_name(state)!r}); now: {legal_now}"
-                )
+            pending = _digest_difference(engine, state, label, digest, now)
         check = replay.checks.get(i)
         if check is not None:
             lines = compare_check(check, engine, state)
@@ -214,20 +182,70 @@ def _verify(replay: Replay) -> Verdict:
     steps = len(replay.actions)
     if pending:
         return fail(steps, *pending)
+    return _verify_end(replay, engine, state, steps, where, out)
+
+
+def _replay_action(engine: Any, state: Any, seat: int, text: str, label: str) -> str | None:
+    """Apply the recorded action ``text`` of ``seat`` to ``state``; what stops it (None: it is
+    applied)."""
+    if engine.is_over(state):
+        return f"  {label}: the game is already over now"
+    current = engine.current_player(state)
+    if current != seat:
+        return (
+            f"  {label}: expected seat {seat} to act, got seat {current} "
+            f"(decision {engine.decision_name(state)!r})"
+        )
+    legal = engine.legal_actions(state)
+    legal_text = [engine.describe_action(a) for a in legal]
+    try:
+        action = engine.parse_action(text)
+    except CardArenaError as err:
+        return f"  {label}: the action text no longer parses: {err}"
+    if action not in legal:
+        return (
+            f"  {label}: not legal now in decision {engine.decision_name(state)!r}; "
+            f"legal now: {legal_text}"
+        )
+    engine.apply(state, action, seat)
+    return None
+
+
+def _digest_difference(engine: Any, state: Any, label: str, digest: str, now: str) -> list[str]:
+    """The lines that say how the recorded ``digest`` after ``label`` differs from ``now``."""
+    pending = [f"  first difference after {label}:"]
+    if digest[:8] != now[:8]:
+        pending.append(f"    the state differs (digest {digest[:8]} recorded, {now[:8]} now)")
+    if digest[8:] != now[8:]:
+        nxt = engine.current_player(state)
+        legal_now = [engine.describe_action(a) for a in engine.legal_actions(state)]
+        pending.append(
+            f"    the legal actions of the next decision differ (seat {nxt}, "
+            f"{engine.decision_name(state)!r}); now: {legal_now}"
+        )
+    return pending
+
+
+def _verify_end(
+    replay: Replay, engine: Any, state: Any, steps: int, where: str, out: list[str]
+) -> Verdict:
+    """The verdict once every action has replayed: the game's end against the recorded one."""
+
+    def fail(*lines: str) -> Verdict:
+        return Verdict(where, False, steps, [*out, *lines])
+
     if replay.result is None:  # a format 2 file of a game left unfinished (check_complete)
         if engine.is_over(state):
             return fail(
-                steps,
-                f"  the recording ends unfinished after action {steps}; the game ends there now",
+                f"  the recording ends unfinished after action {steps}; the game ends there now"
             )
         if out:
-            return fail(steps)
+            return fail()
         return Verdict(where, True, steps, ["(unfinished game: no result to compare)"])
     if not engine.is_over(state):
         seat = engine.current_player(state)
         legal_text = [engine.describe_action(a) for a in engine.legal_actions(state)]
         return fail(
-            steps,
             f"  the recording ends after action {steps} but the game goes on now: seat {seat} "
             f"to act in {engine.decision_name(state)!r}, legal {legal_text}",
         )
@@ -237,7 +255,7 @@ def _verify(replay: Replay) -> Verdict:
         if not _close(replay.result.get(key), got[key]):
             lines += diff_values(key, replay.result.get(key), got[key])
     if lines:
-        return fail(steps, "  the final result differs:", *["    " + x for x in lines])
+        return fail("  the final result differs:", *["    " + x for x in lines])
     if out:  # only the deal differs
-        return fail(steps, "  (from the recorded initial state every action and check agrees)")
+        return fail("  (from the recorded initial state every action and check agrees)")
     return Verdict(where, True, steps)
