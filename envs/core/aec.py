@@ -107,7 +107,8 @@ class CardGameEnv(AECEnv):
             raise ConfigError(str(err)) from None
         self._checks = checks
         self._table = Table(spec, self.game, checks)
-        self._mask = self._table.mask
+        # the table's methods of the hot loop, bound once
+        self._mask, self._apply, self._pay = self._table.mask, self._table.apply, self._table.pay
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -193,14 +194,14 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         # the table checks the action (unless raw), the engine the turn and its legality
-        table.apply(action, self._seat_of[agent])
+        self._apply(action, self._seat_of[agent])
         self._cumulative_rewards[agent] = 0.0
         # Rewards are the changes of the returns, paid by the table (a live step: every agent is
         # still in). While the returns stay put and every reward is already 0.0 (most steps of a
         # terminal-reward game), setting them to 0.0 again and adding them to the cumulative
         # rewards would change nothing, so both are skipped.
         rewards = self.rewards
-        changed = table.pay(rewards, self.possible_agents)
+        changed = self._pay(rewards, self.possible_agents)
         if changed:
             self._rewards_zero = not any(rewards.values())
         elif not self._rewards_zero:  # last step paid something: this one pays 0.0
