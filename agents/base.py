@@ -3,6 +3,7 @@
 An agent sees exactly what its seat may see: the encoded observation, the action mask and the
 seat's ``view`` (the same information as plain data, which scripted agents find easier to read).
 It owns its random generator, seeded by ``reset(seed)`` so tournaments are reproducible.
+``Agent`` implements the envs' one seat protocol, ``envs.core.seats.SeatAgent``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
+from cardarena.envs.core.seats import RandomSeat
 
 
 class Agent:
@@ -63,13 +66,7 @@ class Agent:
         return f"{type(self).__name__}({self.name!r})"
 
 
-class RandomAgent(Agent):
-    """Uniform over the legal actions: the zero anchor of every leaderboard."""
-
-    name = "random"
-    uses_observation = False
-    uses_view = False
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self.rng.integers(len(legal))])
+class RandomAgent(RandomSeat, Agent):
+    """Uniform over the legal actions: the zero anchor of every leaderboard. It is the envs'
+    random seat (``envs.core.seats.RandomSeat``: its ``act``, its draws, ``name`` "random", no
+    observation or view read) with the rest of :class:`Agent` (``act_batch``, ``act_forced``)."""

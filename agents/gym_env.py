@@ -37,7 +37,8 @@ import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.pictures import picture
-from cardarena.envs.core.single_agent import SeatAgent, SelfPlayEnv
+from cardarena.envs.core.seats import SeatAgent
+from cardarena.envs.core.single_agent import SelfPlayEnv
 
 ILLEGAL_MODES = ("forfeit", "raise")
 
@@ -160,17 +161,20 @@ class CardArenaGymEnv(SelfPlayEnv):
             and self.state is not None
             and not self.engine.is_over(self.state)  # after the end: the engine's GameOverError
         ):
+            # what is not an integer (None, a float, a text) is the AEC env's error, as in
+            # "raise"; an integer that is not legal (out of range included) forfeits
+            index = action if type(action) is int else self.table.integer(action, self.seat)
             legal = self.engine.legal_actions(self.state)
-            if int(action) not in legal:
+            if index not in legal:
                 described = (
-                    self.engine.describe_action(int(action))
-                    if 0 <= int(action) < self.engine.num_actions
+                    self.engine.describe_action(index)
+                    if 0 <= index < self.engine.num_actions
                     else "out of range"
                 )
                 info = {
                     "seat": self.seat,
                     "action_mask": np.zeros(self.engine.num_actions, dtype=np.int8),
-                    "illegal_action": f"{int(action)} ({described}) is not legal in decision "
+                    "illegal_action": f"{index} ({described}) is not legal in decision "
                     f"{self.engine.decision_name(self.state)!r}; legal: {legal}",
                 }
                 self._forfeited = True

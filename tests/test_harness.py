@@ -55,9 +55,26 @@ BENIGN_API_WARNINGS = (
     # the observation is {"observation", "action_mask"}, as in PettingZoo's classic envs
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box",
-    # api_test probes reset(options={"options": ...}); the env warns about the unknown option
-    "reset option 'options' is not used",
 )
+#: api_test's probe of reset's signature: an option no game knows, which the env refuses
+API_TEST_PROBE = {"options": 1}
+
+
+def probed(env: CardGameEnv) -> CardGameEnv:
+    """``env`` for PettingZoo's api_test, which calls ``reset(seed=0, options={"options": 1})``
+    to see that reset takes those arguments: an unknown reset option is a ConfigError here, so
+    that one call is checked to raise it and then made without the option."""
+    reset = env.reset
+
+    def reset_probed(seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if options == API_TEST_PROBE:
+            with pytest.raises(ConfigError, match="unknown reset option 'options'"):
+                reset(seed=seed, options=options)
+            options = None
+        reset(seed=seed, options=options)
+
+    env.reset = reset_probed  # type: ignore[method-assign]
+    return env
 
 
 GAME_NAMES = envs.names()
@@ -202,7 +219,7 @@ def test_spec_and_factories(name: str) -> None:
 def test_pettingzoo_api(name: str, n: int) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        api_test(envs.make(name, num_players=n), num_cycles=1000)
+        api_test(probed(envs.make(name, num_players=n)), num_cycles=1000)
         seed_test(lambda: envs.make(name, num_players=n), num_cycles=1000)
     unexpected = {
         str(w.message)
@@ -708,8 +725,10 @@ def test_reset_deck_option(name: str) -> None:
         env.reset(seed=1, options={"deck": ["NO_SUCH_CARD_CODE"]})
     with pytest.raises(ConfigError):
         env.reset(seed=1, options={"deck": codes + [codes[0]]})
-    with pytest.warns(UserWarning, match="no_such_reset_option"):
+    before = env.to_dict()
+    with pytest.raises(ConfigError, match="no_such_reset_option"):  # was a warning: issue 30
         env.reset(seed=1, options={"no_such_reset_option": 1})
+    assert diff(env.to_dict(), before) is None, "a refused reset changed the game"
 
 
 @pytest.mark.parametrize("name", GAMES)

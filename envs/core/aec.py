@@ -1,10 +1,11 @@
 """The generic PettingZoo AEC environment over any rules engine of the suite.
 
 A game plugs in with a :class:`GameSpec` (engine class, encoder, renderer). This class owns the
-AEC bookkeeping (agents, rewards, terminations, seeding) and the safety checks; it never knows a
-rule. The checks PettingZoo's wrapper stack would add (order enforcing, out-of-bounds actions) are
-done here in a few comparisons, so ``env()`` keeps them at almost no cost and ``raw_env()`` skips
-them.
+AEC bookkeeping (agents, rewards, terminations); the game itself is a :class:`~envs.core.table.Table`,
+which the single-agent self-play env drives too, so both share the reset options, the seeding, the
+safety checks, the rewards (changes of ``engine.returns``) and the masks. It never knows a rule.
+The checks PettingZoo's wrapper stack would add (order enforcing, out-of-bounds actions) are done
+in a few comparisons, so ``env()`` keeps them at almost no cost and ``raw_env()`` skips them.
 """
 
 from __future__ import annotations
@@ -26,14 +27,12 @@ from cardarena.envs.core.engine import (
 )
 from cardarena.envs.core.pictures import check_seat, picture
 from cardarena.envs.core.spec import GameSpec  # noqa: F401  (re-exported: it lived here)
+from cardarena.envs.core.table import Table
 
-_SEED_BOUND = 2**63
 #: the key of ``to_dict`` holding the AEC bookkeeping (rewards still owed)
 AEC_KEY = "aec"
 #: no reward of the suite comes near this; a saved one beyond it is refused
 _REWARD_BOUND = 1e6
-#: legal-action lists up to this long are written into the mask one by one (cheaper than put)
-_SCALAR_MASK = 6
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
 
 
@@ -70,6 +69,9 @@ class CardGameEnv(AECEnv):
         except ValueError as err:
             raise ConfigError(str(err)) from None
         self._checks = checks
+        self._table = Table(spec, self.game, checks)
+        # the table's methods of the hot loop, bound once
+        self._mask, self._apply, self._pay = self._table.mask, self._table.apply, self._table.pay
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -86,8 +88,6 @@ class CardGameEnv(AECEnv):
         act_space: spaces.Space[Any] = spaces.Discrete(self._num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.state_obj: Any = None
-        self._reset_rng: np.random.Generator | None = None
         self.agents: list[str] = []
         # set so that last() before reset() reaches observe() and its CardArenaError
         self.agent_selection = self.possible_agents[0]
@@ -99,25 +99,16 @@ class CardGameEnv(AECEnv):
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
+    @property
+    def state_obj(self) -> Any:
+        """The engine state of the game in play (None before the first reset)."""
+        return self._table.state
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._reset_rng = np.random.default_rng([int(seed), 0x5EED])
-            game_rng = np.random.default_rng(int(seed))
-        else:
-            if self._reset_rng is None:
-                self._reset_rng = np.random.default_rng()
-            game_rng = np.random.default_rng(int(self._reset_rng.integers(_SEED_BOUND)))
-        game_options = {}
-        for key, value in (options or {}).items():
-            if key in self.spec.reset_options:
-                game_options[key] = value
-            else:
-                warnings.warn(
-                    f"{self.spec.name}: reset option {key!r} is not used; known reset options: "
-                    f"{list(self.spec.reset_options)}",
-                    stacklevel=2,
-                )
-        self.state_obj = self.game.new_game(game_rng, game_options)
+        """A new game: ``seed`` gives the deal ``engine.new_game(np.random.default_rng(seed))``,
+        no seed the next deal of a generator started by the last seeded reset. An unknown option
+        is a ConfigError naming the known ones (``spec.reset_options``): envs/core/table.py."""
+        self._table.reset(seed, options)
         self._sync_after_load()
 
     def _sync_after_load(self) -> None:
@@ -128,9 +119,8 @@ class CardGameEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._returns = self.game.returns(self.state_obj)
         self._rewards_zero = True
-        if self.game.is_over(self.state_obj):
+        if self._table.is_over():
             self._finish()
             self.agent_selection = self.agents[0]
         else:
@@ -142,23 +132,16 @@ class CardGameEnv(AECEnv):
             self.terminations[agent] = True
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state_obj
+        table = self._table
+        state = table.state
         if state is None:
             raise CardArenaError(f"{self.spec.name}: call reset() before observe() or last().")
         seat = self._seat_of[agent]
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        if self.game.current_player(state) == seat:
-            legal = self.game.legal_actions(state)
-            if len(legal) <= _SCALAR_MASK:
-                for action in legal:
-                    mask[action] = 1
-            else:
-                mask.put(legal, 1)
-        return {"observation": self.spec.encode(state, seat), "action_mask": mask}
+        return {"observation": table.encode(state, seat), "action_mask": self._mask(seat)}
 
     def step(self, action: Any) -> None:
-        state = self.state_obj
-        if state is None:
+        table = self._table
+        if table.state is None:
             raise CardArenaError(f"{self.spec.name}: call reset() before step().")
         if not self.agents:
             raise GameOverError(
@@ -174,42 +157,26 @@ class CardGameEnv(AECEnv):
                 )
             self._was_dead_step(action)
             return
-        # the common case (a plain int in range) passes with one type test and one comparison
-        if self._checks and not (type(action) is int and 0 <= action < self._num_actions):
-            if action is None:
-                raise CardArenaError(
-                    f"{self.spec.name}: {agent} must act (decision "
-                    f"'{self.game.decision_name(state)}'); got None."
-                )
-            if (
-                isinstance(action, bool | np.bool_)
-                or not isinstance(action, int | np.integer)
-                or not 0 <= action < self._num_actions
-            ):
-                raise CardArenaError(
-                    f"{self.spec.name}: action {action!r} is outside the action space "
-                    f"Discrete({self._num_actions}); use an int from the action_mask."
-                )
-        game = self.game
+        # the table checks the action (unless raw), the engine the turn and its legality
+        self._apply(action, self._seat_of[agent])
         self._cumulative_rewards[agent] = 0.0
-        game.apply(state, int(action), self._seat_of[agent])
-        before, after = self._returns, game.returns(state)
-        self._returns = after
-        # Rewards are the changes of the returns. While the returns stay put and every reward is
-        # already 0.0 (most steps of a terminal-reward game), setting them to 0.0 again and adding
-        # them to the cumulative rewards would change nothing, so both are skipped.
-        changed = not (self._rewards_zero and after == before)
+        # Rewards are the changes of the returns, paid by the table (a live step: every agent is
+        # still in). While the returns stay put and every reward is already 0.0 (most steps of a
+        # terminal-reward game), setting them to 0.0 again and adding them to the cumulative
+        # rewards would change nothing, so both are skipped.
+        rewards = self.rewards
+        changed = self._pay(rewards, self.possible_agents)
         if changed:
-            rewards = self.rewards
-            seat_of = self._seat_of
-            for a in self.agents:
-                i = seat_of[a]
-                rewards[a] = float(after[i] - before[i])
             self._rewards_zero = not any(rewards.values())
-        if game.is_over(state):
+        elif not self._rewards_zero:  # last step paid something: this one pays 0.0
+            for a in self.agents:
+                rewards[a] = 0.0
+            changed = self._rewards_zero = True
+        current = self.game.current_player(table.state)  # None once the game is over
+        if current is None:
             self._finish()
         else:
-            self.agent_selection = self.possible_agents[game.current_player(state)]  # type: ignore[index]
+            self.agent_selection = self.possible_agents[current]
         if changed:
             self._accumulate_rewards()
         if self.render_mode == "human":
@@ -313,9 +280,7 @@ class CardGameEnv(AECEnv):
                 for key in ("rewards", "cumulative_rewards")
             ]
             data = {k: v for k, v in data.items() if k != AEC_KEY}
-        self.state_obj = self.game.from_dict(data)
-        if self._reset_rng is None:
-            self._reset_rng = np.random.default_rng()
+        self._table.load(self.game.from_dict(data))
         self._sync_after_load()
         if owed is not None:
             agents = self.possible_agents

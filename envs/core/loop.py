@@ -11,18 +11,20 @@ through ``set_worlds``: the engine, the spec, the seat and ``sample(rng)``, whic
 game states from the seat's information set. The handle is built from a scrubbed copy of the
 state (its hidden cards already redrawn once), so it holds nothing the seat could not see.
 
-An agent here is anything with ``act(observation, action_mask, view) -> int``: the engine layer
-names no player class (``agents/`` implements the protocol).
+An agent here is a ``seats.SeatAgent`` (the loop itself calls only ``act(observation,
+action_mask, view) -> int``): the engine layer names no player class (``agents/`` implements the
+protocol).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
 from cardarena.envs.core.engine import CardArenaError, GameEngine
+from cardarena.envs.core.seats import SeatAgent
 
 #: seed of the generator that scrubs the state a :class:`Worlds` handle keeps (any fixed value:
 #: the scrubbed copy depends on the seat's information only, see ``GameEngine.resample_hidden``)
@@ -48,12 +50,6 @@ class Worlds:
 
     def sample(self, rng: np.random.Generator) -> Any:
         return self.engine.resample_hidden(self._scrubbed, self.seat, rng)
-
-
-class SeatAgent(Protocol):
-    """What the loop needs of a player (``agents.base.Agent`` implements it)."""
-
-    def act(self, observation: Any, action_mask: np.ndarray, view: Any) -> int: ...
 
 
 def decide(

@@ -8,48 +8,28 @@ The learner's reward is 0 until the game ends, then its own terminal payoff (``r
 (int8; all zeros once the episode has ended), which gymnasium's vector envs stack into
 ``infos["action_mask"]``. Cooperative games may set ``shared_policy=True``: the learner then
 acts for every seat (one shared policy), with the shared reward at the end.
+
+The game is a :class:`~envs.core.table.Table`, as in the AEC env (``aec.py``): both envs check
+reset options (an unknown one is a ConfigError naming the known ones), seeds and actions the same
+way, and reward the same changes of ``engine.returns``. The default opponent is
+:class:`~envs.core.seats.RandomSeat` (what ``agents.base.RandomAgent`` is).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
 from cardarena.envs.core.loop import play
 from cardarena.envs.core.registry import get_spec
-
-
-class SeatAgent(Protocol):
-    name: str
-
-    def reset(self, seed: int | None = None) -> None: ...
-
-    def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]
-    ) -> int: ...
-
+from cardarena.envs.core.seats import RandomSeat, SeatAgent
+from cardarena.envs.core.table import SEED_BOUND, Table, check_seed
 
 #: given the env's generator and the number of opponent seats, the agents for those seats
 OpponentSampler = Callable[[np.random.Generator, int], Sequence[SeatAgent]]
-
-
-class _RandomSeat:
-    """Uniform over legal actions; the default opponent when none is given."""
-
-    name = "random"
-
-    def __init__(self) -> None:
-        self.rng = np.random.default_rng()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, view: dict[str, Any]) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self.rng.integers(len(legal))])
 
 
 class LegalDiscrete(gym.spaces.Discrete):
@@ -85,7 +65,7 @@ class LegalDiscrete(gym.spaces.Discrete):
 
 
 def _random_opponents(rng: np.random.Generator, k: int) -> list[SeatAgent]:
-    return [_RandomSeat() for _ in range(k)]
+    return [RandomSeat() for _ in range(k)]
 
 
 class SelfPlayEnv(gym.Env):
@@ -120,21 +100,32 @@ class SelfPlayEnv(gym.Env):
         self.action_space = LegalDiscrete(self.engine.num_actions, self)
         self._rng = np.random.default_rng(seed)
         self._mask = np.zeros(self.engine.num_actions, dtype=np.int8)
-        self.state: Any = None
+        self.table = Table(self.spec_game, self.engine)
+        self._paid = [0.0] * self.num_players  # the table's payout of the last step, by seat
         self.seat = 0
         self.seat_agents: list[SeatAgent | None] = []
         self.opponent_decisions = 0
+
+    @property
+    def state(self) -> Any:
+        """The engine state of the game in play (None before the first reset)."""
+        return self.table.state
 
     # ---- gymnasium API ------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new episode. ``seed`` restarts the env's generator, which draws every deal seed,
+        the learner's seat and the opponents' seeds; ``options`` are the game's reset options
+        (``spec.reset_options``: an unknown one is a ConfigError, as in the AEC env)."""
+        seed = check_seed(seed)
+        game_options = self.table.game_options(options)
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+        table = self.table
         while True:
-            game_rng = np.random.default_rng(int(self._rng.integers(2**63)))
-            self.state = self.engine.new_game(game_rng, options)
+            table.deal(int(self._rng.integers(SEED_BOUND)), game_options)
             self.seat = (
                 self.fixed_seat
                 if self.fixed_seat is not None
@@ -147,22 +138,22 @@ class SelfPlayEnv(gym.Env):
                     agent.reset(int(self._rng.integers(2**31)))
                     self.seat_agents[s] = agent
             self._play_opponents()
-            if not self.engine.is_over(self.state):
+            if not table.is_over():
                 break  # a game that ends before the learner decides teaches nothing
-        self._last_return = self.engine.returns(self.state)[self.seat]
+        table.mark()  # what the opponents did before the learner's first decision pays nothing
         self._last_potential = self.engine.potential(self.state, self.seat)
-        return self._observe(), {"seat": self.seat, "action_mask": self._info_mask(False)}
+        return self._observe(), {"seat": self.seat, "action_mask": table.mask()}
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        table = self.table
         seat = self.seat
-        self.engine.apply(self.state, int(action), self.engine.current_player(self.state))
+        table.apply(action, seat)  # the AEC env's checks: a step before reset, the action, the turn
         self._play_opponents()
-        over = self.engine.is_over(self.state)
-        returns = self.engine.returns(self.state)
+        over = table.is_over()
         # everything that changed the learner's return since its last decision, opponents' moves
         # included (the terminal payoff for competitive games)
-        reward = float(returns[seat] - self._last_return)
-        self._last_return = returns[self.seat]
+        paid = self._paid
+        reward = paid[seat] if table.pay(paid, range(self.num_players)) else 0.0
         if self.shaping:
             # potential-based shaping: telescopes over the game, optimal policy unchanged
             # (the potential of a finished game is 0, so the shaping adds up to -potential(start)
@@ -170,7 +161,7 @@ class SelfPlayEnv(gym.Env):
             potential = 0.0 if over else self.engine.potential(self.state, seat)
             reward += self.shaping * (potential - self._last_potential)
             self._last_potential = 0.0 if over else self.engine.potential(self.state, self.seat)
-        info: dict[str, Any] = {"seat": self.seat, "action_mask": self._info_mask(over)}
+        info: dict[str, Any] = {"seat": self.seat, "action_mask": table.mask()}
         if over:
             winners = self.engine.winners(self.state)
             info["win"] = (1.0 / len(winners)) if self.seat in winners else 0.0
@@ -180,16 +171,7 @@ class SelfPlayEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner's pending decision (all False once the game is over)."""
-        mask = np.zeros(self.engine.num_actions, dtype=bool)
-        if not self.engine.is_over(self.state):
-            mask[self.engine.legal_actions(self.state)] = True
-        return mask
-
-    def _info_mask(self, over: bool) -> np.ndarray:
-        mask = np.zeros(self.engine.num_actions, dtype=np.int8)
-        if not over:
-            mask[self.engine.legal_actions(self.state)] = 1
-        return mask
+        return self.table.mask(dtype=bool)
 
     def set_opponent_priorities(self, priorities: dict[str, float]) -> None:
         """Forward sampling weights to the opponent sampler (``VecEnv.env_method`` reaches this
@@ -203,13 +185,14 @@ class SelfPlayEnv(gym.Env):
 
     # ---- internals -------------------------------------------------------------------------------
     def _observe(self) -> np.ndarray:
-        seat = self.engine.current_player(self.state)
-        return self.spec_game.encode(self.state, self.seat if seat is None else seat)
+        state = self.table.state
+        seat = self.engine.current_player(state)
+        return self.table.encode(state, self.seat if seat is None else seat)
 
     def _play_opponents(self) -> None:
         """Let every non-learner seat act until the learner must decide or the game ends."""
         self.opponent_decisions += play(
-            self.spec_game, self.engine, self.state, self.seat_agents, mask=self._mask
+            self.spec_game, self.engine, self.table.state, self.seat_agents, mask=self._mask
         )
-        if self.shared_policy and not self.engine.is_over(self.state):
-            self.seat = self.engine.current_player(self.state)  # type: ignore[assignment]
+        if self.shared_policy and not self.table.is_over():
+            self.seat = self.engine.current_player(self.table.state)
