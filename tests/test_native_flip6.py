@@ -183,3 +183,64 @@ def test_clone_copies_the_generator_or_takes_the_one_given():
     nat.apply(copy, nat.legal_actions(copy)[0])
     assert copy.decisions == state.decisions + 1
     assert isinstance(NativeState.from_python(nat.to_python(state)), NativeState)
+
+
+@pytest.mark.parametrize("num_players", [3, 6])
+def test_the_aec_env_on_the_native_engine_plays_the_python_envs_games(num_players):
+    """What ``envs.make(..., core="native")`` will build: the same spec, the native engine."""
+    import dataclasses
+
+    from cardarena.envs.core.aec import CardGameEnv
+    from cardarena.envs.flip6 import SPEC
+
+    native_spec = dataclasses.replace(SPEC, engine_cls=NativeFlip6Game)
+    for checks in (True, False):
+        ours = CardGameEnv(native_spec, checks=checks, num_players=num_players)
+        ref = CardGameEnv(SPEC, checks=checks, num_players=num_players)
+        for game in range(10):
+            ours.reset(seed=game)
+            ref.reset(seed=game)
+            rng = np.random.default_rng(game)
+            for agent, want_agent in zip(ours.agent_iter(), ref.agent_iter(), strict=True):
+                assert agent == want_agent
+                obs, reward, term, trunc, _ = ours.last()
+                want, want_reward, want_term, want_trunc, _ = ref.last()
+                assert obs["observation"].tobytes() == want["observation"].tobytes()
+                assert obs["action_mask"].tobytes() == want["action_mask"].tobytes()
+                assert (reward, term, trunc) == (want_reward, want_term, want_trunc)
+                action = None
+                if not (term or trunc):
+                    action = int(rng.choice(np.flatnonzero(want["action_mask"])))
+                ours.step(action)
+                ref.step(action)
+
+
+def test_a_native_state_pickles_and_copies_as_itself():
+    import copy
+    import pickle
+
+    nat = NativeFlip6Game(4)
+    state = nat.new_game(np.random.default_rng(1))
+    nat.apply(state, nat.legal_actions(state)[-1])
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), copy.copy(state)):
+        assert isinstance(other, NativeState) and other.rng is not state.rng
+        assert nat.to_dict(other) == nat.to_dict(state)
+
+
+def test_a_state_the_c_struct_cannot_hold_is_refused():
+    py = rules.Flip6Game(4)
+    state = py.new_game(np.random.default_rng(0))
+    bad = py.clone(state)
+    bad.status = [7, 0, 0, 0]
+    for call in (lambda: NativeState.from_python(bad), lambda: _native.encode(bad, 0)):
+        with pytest.raises(ConfigError, match="status is 7; allowed: 0..3"):
+            call()
+    extra = py.clone(state)
+    extra.discard_pile = [rules.ZERO]
+    with pytest.raises(ConfigError, match="the zones hold 27 cards"):
+        NativeState.from_python(extra)
+    assert _native.encode(extra, 0).shape == (encoding.OBS_SIZE,)  # encoding reads, never grows
+    deep = py.clone(state)
+    deep.stack = [(rules.TASK_FLIP3, 0, 1)] * 7
+    with pytest.raises(ConfigError, match="7 pending tasks"):
+        NativeState.from_python(deep)

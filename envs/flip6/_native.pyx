@@ -55,6 +55,7 @@ cdef enum:
     DECK = 26
     MAXSTACK = 8
     MAXASIDE = 4
+    MAXSTACK_LOADED = 6  # room for the pushes of one step
     SEAT_BLOCK = 31
     OBS_SIZE = 225
     FLIP6_BONUS = 6
@@ -85,7 +86,7 @@ cdef struct F6:
     int values[6]
     int life[6]
     int dbl[6]
-    int8_t aside[4]
+    int8_t aside[26]
     int naside
     int stack[8][3]
     int nstack
@@ -608,43 +609,72 @@ cdef int load_cards(int8_t *dst, list cards, int cap, str what) except -1:
     return <int>m
 
 
-cdef int load_state(F6 *s, object st) except -1:
-    """The struct of a ``Flip6State`` (rules.py's fields, their meaning unchanged)."""
-    cdef int n = st.num_players, k
+cdef int check_range(str what, long value, long low, long high) except -1:
+    if not low <= value <= high:
+        raise ConfigError(f"flip6 state: {what} is {value}; allowed: {low}..{high}")
+    return 0
+
+
+cdef int load_state(F6 *s, object st, bint whole) except -1:
+    """The struct of a ``Flip6State`` (rules.py's fields, their meaning unchanged). Every index
+    the C code uses is checked; ``whole``: also that the zones hold the 26 cards of the deck
+    (a state that will be played on: no zone can then outgrow its array)."""
+    cdef int n = st.num_players, k, cards
     cdef list table, stack
-    if not 3 <= n <= MAXP:
-        raise ConfigError(f"flip6 state: num_players is {n}; allowed: 3..{MAXP}")
+    check_range("num_players", n, 3, MAXP)
     s.n = n
     s.target = st.target_score
+    check_range("target_score", s.target, 1, 10_000)
     s.dealer = st.dealer
+    check_range("dealer", s.dealer, 0, n - 1)
     scores = st.scores
     status = st.status
     values = st.values
     life = st.has_life
     dbl = st.has_double
     table = st.table
+    if len(scores) != n or len(status) != n or len(values) != n or len(table) != n:
+        raise ConfigError(f"flip6 state: scores, status, values and table need {n} entries")
+    if len(life) != n or len(dbl) != n:
+        raise ConfigError(f"flip6 state: has_life and has_double need {n} entries")
     for k in range(n):
         s.scores[k] = scores[k]
         s.status[k] = status[k]
+        check_range("status", s.status[k], IN_ROUND, BUSTED)
         s.values[k] = values[k]
+        check_range("values", s.values[k], 0, 127)
         s.life[k] = 1 if life[k] else 0
         s.dbl[k] = 1 if dbl[k] else 0
         s.ntable[k] = load_cards(s.table[k], table[k], DECK, "table")
     s.ndraw = load_cards(s.draw, st.draw_pile, DECK, "draw_pile")
     s.ndiscard = load_cards(s.discard, st.discard_pile, DECK, "discard_pile")
     s.naside = load_cards(s.aside, st.set_aside, MAXASIDE, "set_aside")
+    if whole:
+        cards = s.ndraw + s.ndiscard + s.naside
+        for k in range(n):
+            cards += s.ntable[k]
+        if cards != DECK:
+            raise ConfigError(f"flip6 state: the zones hold {cards} cards; allowed: the {DECK} "
+                              f"cards of the deck")
     stack = st.stack
-    if len(stack) > MAXSTACK:
-        raise ConfigError(f"flip6 state: {len(stack)} pending tasks; allowed: at most {MAXSTACK}")
+    if len(stack) > MAXSTACK_LOADED:
+        raise ConfigError(
+            f"flip6 state: {len(stack)} pending tasks; allowed: at most {MAXSTACK_LOADED}")
     s.nstack = len(stack)
     for k in range(s.nstack):
         task = stack[k]
         s.stack[k][0] = task[0]
         s.stack[k][1] = task[1]
         s.stack[k][2] = task[2]
+        check_range("a pending task's kind", s.stack[k][0], TASK_DEAL, TASK_FLIP3)
+        if s.stack[k][0] == TASK_FLIP3:
+            check_range("a FLIP3 task's seat", s.stack[k][1], 0, n - 1)
     s.decision = st.decision
+    check_range("decision", s.decision, NO_DECISION, TARGET_FLIP3)
     s.decider = st.decider
+    check_range("decider", s.decider, -1, n - 1)
     s.next_turn = st.next_turn
+    check_range("next_turn", s.next_turn, 0, n - 1)
     s.over = 1 if st.over else 0
     s.round_index = st.round_index
     s.flip6_seat = st.flip6_seat
@@ -655,6 +685,7 @@ cdef int load_state(F6 *s, object st) except -1:
     s.nwin = len(winners)
     for k in range(s.nwin):
         s.winners[k] = winners[k]
+        check_range("a winner", s.winners[k], 0, n - 1)
     return 0
 
 
@@ -687,7 +718,7 @@ def encode(state, int seat):
     if type(state) is NativeState:
         p = &(<NativeState>state).s
     else:
-        load_state(&s, state)
+        load_state(&s, state, False)
         p = &s
     check_seat(seat, p.n)
     encode_c(p, seat, <float *>cnp.PyArray_DATA(out))
@@ -726,7 +757,7 @@ cdef class NativeState:
         """The native copy of a ``Flip6State`` (drawing from ``rng``, default its own
         generator, shared)."""
         cdef NativeState st = NativeState.__new__(NativeState)
-        load_state(&st.s, state)
+        load_state(&st.s, state, True)
         st._set_rng(state.rng if rng is None else rng)
         return st
 
@@ -758,6 +789,15 @@ cdef class NativeState:
             flip6_seat=s.flip6_seat,
             decisions=s.decisions,
         )
+
+    def __reduce__(self):
+        return (_rebuild, (self.to_python(),))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
 
     def clone(self, rng=None):
         """An independent copy (the generator copied exactly, or replaced by ``rng``)."""
@@ -940,3 +980,8 @@ cdef class NativeState:
     @property
     def decisions(self):
         return self.s.decisions
+
+
+def _rebuild(state):
+    """The unpickled native state (pickled as its ``Flip6State``)."""
+    return NativeState.from_python(state)
