@@ -67,6 +67,7 @@ from cardarena.envs.flip6.encoding_text import (
     unseen_counts,
     view,
 )
+from cardarena.envs.flip6.native import native_encoder
 from cardarena.envs.flip6.rules import (
     BUSTED,
     DECK_COUNTS,
@@ -219,3 +220,9 @@ def encode(state: Flip6State, seat: int) -> np.ndarray:
     add(SEAT_COUNT_BYTES[seat, n])
     add(END_FLAG[not draw])
     return FROMBUFFER(JOIN(out), FLOAT32)
+
+
+#: the reference encoder above; ``encode`` is the compiled one (byte-identical, envs/flip6/native.py)
+#: where it is built, unless CARDARENA_CORE=python
+encode_python = encode
+encode = native_encoder() or encode_python
