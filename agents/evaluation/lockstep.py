@@ -67,7 +67,7 @@ def play_lockstep(
         custom: dict[str, list[tuple[int, np.ndarray, np.ndarray, dict[str, Any]]]] = {}
         for g in active:
             state = states[g]
-            seat: int = engine.current_player(state)  # type: ignore[assignment]  # not over: an int
+            seat: int = engine.current_player(state)  # not over: an int
             turn[g] = seat
             agent = seats[g][seat]
             kind = kinds[g][seat]

@@ -137,7 +137,7 @@ def make_chunks(
 def check_networks_fit(game: str, options: dict[str, Any], agents: dict[str, Any]) -> None:
     """Refuse a network trained under other game options than these (suicidium's ``mode`` or
     ``expansion``): its observations would mean something else. The player count may differ."""
-    params = inspect.signature(get_spec(game).engine_cls.__init__).parameters
+    params = inspect.signature(get_spec(game).engine_cls).parameters
     defaults = {k: p.default for k, p in params.items() if p.default is not inspect.Parameter.empty}
 
     def same(a: Any, b: Any) -> bool:

@@ -81,9 +81,9 @@ class GameEngine(ABC, Generic[S]):
         ``parse_action``."""
         super().__init_subclass__(**kwargs)
         if describe is not None:
-            cls.describe_action = staticmethod(describe)  # type: ignore[method-assign,assignment]
+            cls.describe_action = staticmethod(describe)  # type: ignore[method-assign]
         if parse is not None:
-            cls.parse_action = staticmethod(parse)  # type: ignore[method-assign,assignment]
+            cls.parse_action = staticmethod(parse)  # type: ignore[method-assign]
         if "state_class" not in cls.__dict__:  # GameEngine[MyState]: MyState
             for base in getattr(cls, "__orig_bases__", ()):
                 args = [a for a in getattr(base, "__args__", ()) if isinstance(a, type)]
@@ -194,7 +194,7 @@ class GameEngine(ABC, Generic[S]):
     # ----- serialisation (from the state class's declaration, envs/core/state_fields.py) ------
     #: the state class, declared with ``@state_fields`` (``from_dict`` builds one); by default
     #: the ``S`` of ``class MyGame(GameEngine[S])``
-    state_class: type | None = None
+    state_class: type[Any] = None  # type: ignore[assignment]  # set by __init_subclass__ from GameEngine[S]
 
     def _layout(self, cls: type | None = None) -> Any:
         layout = getattr(cls or self.state_class, "__layout__", None)
@@ -207,7 +207,7 @@ class GameEngine(ABC, Generic[S]):
 
     def to_dict(self, state: S) -> dict[str, Any]:
         """The state as JSON data: ``game``, ``num_players``, then the declared fields in order."""
-        return self._layout(type(state)).to_dict(self, state)  # type: ignore[no-any-return]
+        return self._layout(type(state)).to_dict(self, state)
 
     def from_dict(self, data: dict[str, Any]) -> S:
         """The state ``to_dict`` saved; ConfigError (naming the field) for an impossible one.
@@ -217,7 +217,7 @@ class GameEngine(ABC, Generic[S]):
         caches, then runs :meth:`check_loaded`."""
         r = StateReader(self, data)
         layout = self._layout()
-        state = object.__new__(self.state_class)  # type: ignore[call-overload]
+        state = object.__new__(self.state_class)
         state.num_players = r.num_players
         c = Loading(self, r, state)
         get = r.get
@@ -275,7 +275,7 @@ class GameEngine(ABC, Generic[S]):
         cls = type(state)
         layout = getattr(cls, "__layout__", None)
         if layout is not None:
-            return layout.clone(state, rng)  # type: ignore[no-any-return]
+            return layout.clone(state, rng)
         new = object.__new__(cls)
         for name in [n for klass in cls.__mro__ for n in getattr(klass, "__slots__", ())]:
             value = getattr(state, name)
@@ -391,7 +391,7 @@ def _as_method(fn: Any) -> Any:
 
     @functools.wraps(fn)
     def parse_action(self: Any, text: str) -> int:
-        return fn(text)  # type: ignore[no-any-return]
+        return fn(text)
 
     return parse_action
 

@@ -93,7 +93,7 @@ class RaceGame(GameEngine[R]):
             self, options, rng, parse, self.full_deck, self.card_codes
         )
         n = self.num_players
-        state = self.state_class(  # type: ignore[misc]
+        state = self.state_class(
             num_players=n,
             target_score=self.target_score,
             rng=rng,

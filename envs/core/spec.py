@@ -147,10 +147,12 @@ class GameSpec:
     #: anything else a game wants to carry (the suite reads nothing here)
     extra: dict[str, Any] = field(default_factory=dict)
     # Resolved from ``engine`` / ``encoder`` on first use unless given (see the class docstring).
-    engine_cls: type | None = field(default=None, repr=False, compare=False)
-    encode: Callable[[Any, int], Any] | None = field(default=None, repr=False, compare=False)
-    render: Callable[[Any, int | None], str] | None = field(default=None, repr=False, compare=False)
-    view: Callable[[Any, int], Any] | None = field(default=None, repr=False, compare=False)
+    # The None defaults never reach a reader: __post_init__ drops them, so the first read
+    # resolves the name; hence the types say what a reader gets.
+    engine_cls: type[Any] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    encode: Callable[[Any, int], Any] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    render: Callable[[Any, int | None], str] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+    view: Callable[[Any, int], Any] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -196,14 +198,14 @@ class GameSpec:
         try:
             return cls(**options)
         except TypeError as err:  # unknown keyword: say which options exist
-            known = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+            known = [p for p in inspect.signature(cls).parameters if p != "self"]
             raise ConfigError(
                 f"{self.name}: bad option ({err}). Options of {self.name}: {known}, render_mode and render_seat."
             ) from None
 
     def option_default(self, option: str) -> Any:
         """The engine's default value of ``option`` (its ``__init__`` signature)."""
-        param = inspect.signature(self.engine_cls.__init__).parameters.get(option)
+        param = inspect.signature(self.engine_cls).parameters.get(option)
         if param is None or param.default is inspect.Parameter.empty:
             raise ConfigError(f"{self.name}: the engine has no option {option!r} with a default")
         return param.default
@@ -294,6 +296,12 @@ def _row(cls: type, row: Any, where: str) -> Any:
     return built
 
 
+def _is_a(value: Any, kind: Any) -> bool:
+    """``isinstance`` that leaves a type checker's idea of ``value`` as it was (the kinds of a
+    manifest key are looked up at run time)."""
+    return isinstance(value, kind)
+
+
 def manifest_from_dict(data: dict[str, Any], where: str = "manifest") -> GameSpec:
     """A :class:`GameSpec` from a manifest file's data; an unknown key or a value of the wrong
     type is a :class:`ConfigError` naming it."""
@@ -309,7 +317,7 @@ def manifest_from_dict(data: dict[str, Any], where: str = "manifest") -> GameSpe
             raise ConfigError(
                 f"{where}: unknown key {key!r}; the keys are {sorted({*_PLAIN, *_ROWS})}"
             )
-        if not isinstance(value, _PLAIN[key]) or (_PLAIN[key] is int and isinstance(value, bool)):
+        if not _is_a(value, _PLAIN[key]) or (_PLAIN[key] is int and isinstance(value, bool)):
             want = _PLAIN[key]
             shown = {str: "a string", int: "an int", bool: "true or false", list: "a list"}
             raise ConfigError(

@@ -476,7 +476,7 @@ class Layout:
             items.append(f"{key!r}: {value}")
         text = "def to_dict(game, state):\n    return {\n        " + ",\n        ".join(items)
         exec(text + ",\n    }", scope)  # noqa: S102 - our own text, built from the declaration
-        return scope["to_dict"]  # type: ignore[no-any-return]
+        return scope["to_dict"]
 
     @staticmethod
     def _compile_clone(cls: type, kinds: dict[str, str]) -> Callable[..., Any]:
@@ -490,7 +490,7 @@ class Layout:
             "_copy_generator": copy_generator,
         }
         exec("\n".join(lines), scope)  # noqa: S102 - our own text, built from attribute names
-        return scope["clone"]  # type: ignore[no-any-return]
+        return scope["clone"]
 
 
 def declare(**declared: Field) -> dict[str, Field]:

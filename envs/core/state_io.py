@@ -7,6 +7,7 @@ that names the field, the bad value and what is allowed.
 
 from __future__ import annotations
 
+import builtins
 import copy
 import json
 from collections.abc import Callable
@@ -109,7 +110,9 @@ class StateReader:
         return self.data[field]
 
     # ---- scalars ---------------------------------------------------------------------------------
-    def int(self, field: str, low: int, high: int, value: Any = _MISSING) -> int:
+    def int(
+        self, field: str, low: builtins.int, high: builtins.int, value: Any = _MISSING
+    ) -> builtins.int:
         """An int in ``[low, high]`` (bools and floats refused)."""
         if value is _MISSING:
             value = self.get(field)
@@ -119,7 +122,7 @@ class StateReader:
             raise self.error(field, value, f"an integer in [{low}, {high}]")
         return int(value)
 
-    def seat(self, field: str, none: Any = _MISSING, value: Any = _MISSING) -> int:
+    def seat(self, field: str, none: Any = _MISSING, value: Any = _MISSING) -> builtins.int:
         """A seat index; with ``none`` given, that value (-1 or None) is also allowed."""
         if value is _MISSING:
             value = self.get(field)
@@ -131,14 +134,16 @@ class StateReader:
             raise self.error(field, value, f"a seat in [0, {n - 1}]{extra}")
         return int(value)
 
-    def bool(self, field: str, value: Any = _MISSING) -> bool:
+    def bool(self, field: str, value: Any = _MISSING) -> builtins.bool:
         if value is _MISSING:
             value = self.get(field)
         if not isinstance(value, bool | np.bool_):
             raise self.error(field, value, "true or false")
         return bool(value)
 
-    def choice(self, field: str, names: list[str] | tuple[str, ...], value: Any = _MISSING) -> int:
+    def choice(
+        self, field: str, names: builtins.list[str] | tuple[str, ...], value: Any = _MISSING
+    ) -> builtins.int:
         """The index of a name among ``names``."""
         if value is _MISSING:
             value = self.get(field)
@@ -150,10 +155,10 @@ class StateReader:
     def list(
         self,
         field: str,
-        length: int | None = None,
-        max_len: int | None = None,
+        length: builtins.int | None = None,
+        max_len: builtins.int | None = None,
         value: Any = _MISSING,
-    ) -> list[Any]:
+    ) -> builtins.list[Any]:
         """A list (exactly ``length`` long, or at most ``max_len``)."""
         if value is _MISSING:
             value = self.get(field)
@@ -170,12 +175,12 @@ class StateReader:
     def ints(
         self,
         field: str,
-        low: int,
-        high: int,
-        length: int | None = None,
-        max_len: int | None = None,
+        low: builtins.int,
+        high: builtins.int,
+        length: builtins.int | None = None,
+        max_len: builtins.int | None = None,
         value: Any = _MISSING,
-    ) -> list[int]:
+    ) -> builtins.list[builtins.int]:
         items = self.list(field, length, max_len, value)
         if all(type(v) is int for v in items) and (
             not items or (low <= min(items) and max(items) <= high)
@@ -183,13 +188,19 @@ class StateReader:
             return items  # the common case, checked at once
         return [self.int(f"{field}[{i}]", low, high, v) for i, v in enumerate(items)]
 
-    def bools(self, field: str, length: int | None = None, value: Any = _MISSING) -> list[bool]:
+    def bools(
+        self, field: str, length: builtins.int | None = None, value: Any = _MISSING
+    ) -> builtins.list[builtins.bool]:
         items = self.list(field, length, value=value)
         return [self.bool(f"{field}[{i}]", v) for i, v in enumerate(items)]
 
     def seats(
-        self, field: str, max_len: int | None = None, unique: bool = True, value: Any = _MISSING
-    ) -> list[int]:
+        self,
+        field: str,
+        max_len: builtins.int | None = None,
+        unique: builtins.bool = True,
+        value: Any = _MISSING,
+    ) -> builtins.list[builtins.int]:
         """Seat indices (distinct unless ``unique`` is False)."""
         n = self.num_players
         items = self.list(field, max_len=n if max_len is None else max_len, value=value)
@@ -204,12 +215,12 @@ class StateReader:
     def cards(
         self,
         field: str,
-        parse: Callable[[Any], int],
-        max_len: int | None = None,
-        length: int | None = None,
+        parse: Callable[[Any], builtins.int],
+        max_len: builtins.int | None = None,
+        length: builtins.int | None = None,
         value: Any = _MISSING,
-        lookup: dict[str, int] | None = None,
-    ) -> list[int]:
+        lookup: dict[str, builtins.int] | None = None,
+    ) -> builtins.list[builtins.int]:
         """Card codes as the engine's ints (``parse`` raises ConfigError for an unknown code).
 
         ``lookup`` (exact code -> int, only cards ``parse`` accepts) is a fast path for the
@@ -229,14 +240,16 @@ class StateReader:
                 raise ConfigError(f"{self.game} state: field '{field}[{i}]': {err}") from None
         return out
 
-    def rows(self, field: str, count: int, value: Any = _MISSING) -> list[Any]:
+    def rows(self, field: str, count: builtins.int, value: Any = _MISSING) -> builtins.list[Any]:
         """A list of exactly ``count`` lists (one per seat, pile...)."""
         items = self.list(field, count, value=value)
         for i, row in enumerate(items):
             self.list(f"{field}[{i}]", value=row)
         return items
 
-    def floats(self, field: str, bound: float, length: int, value: Any = _MISSING) -> list[float]:
+    def floats(
+        self, field: str, bound: float, length: builtins.int, value: Any = _MISSING
+    ) -> builtins.list[float]:
         """``length`` finite numbers in ``[-bound, bound]``."""
         items = self.list(field, length, value=value)
         for i, v in enumerate(items):

@@ -144,6 +144,9 @@ class NativeFlip6Game(Flip6Game):
     def from_dict(self, data: dict[str, Any]) -> Any:
         return NativeState.from_python(self.python.from_dict(data))
 
+    def card_zones(self, state: Any) -> dict[str, list[str]]:
+        return self.python.card_zones(state.to_python(copy_rng=False))
+
     def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
         world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
         return NativeState.from_python(world)

@@ -183,7 +183,7 @@ def record_game(
     writer.begin(engine, state)
     try:
         for action in actions:
-            seat: int = engine.current_player(state)  # type: ignore[assignment]  # None: apply raises
+            seat: int = engine.current_player(state)  # None: apply raises
             engine.apply(state, int(action), seat)
             writer.action(engine, state, seat, action)
     finally:
