@@ -10,7 +10,7 @@ generator are hidden: every card is dealt face up). Nothing here knows a card's 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import numpy as np
 
@@ -35,6 +35,27 @@ class RaceState:
     table: list[list[int]]  # per seat, face-up cards in arrival order
     status: list[int]  # per seat, an index into the game's status names (0: still in)
     values: list[int]  # per seat, bitmask of the values held (a cache of ``table``)
+
+
+class RaceView(TypedDict):
+    """The part of a points race's ``view`` that Flip 6 and SEVN share (each game's own view type
+    adds its cards, bonuses and banked scores)."""
+
+    seat: int
+    num_players: int
+    target_score: int
+    dealer: int
+    #: the game's decision name, or ``game_over``
+    decision: str
+    #: -1 when the game is over
+    decider: int
+    scores: list[int]
+    #: per seat the game's status name (in the round, stayed, busted, ...)
+    status: list[str]
+    #: per seat the card codes in front of it
+    table: list[list[str]]
+    #: per seat the values it holds
+    values: list[list[int]]
 
 
 R = TypeVar("R", bound=RaceState)

@@ -3,24 +3,10 @@ plain dict scripted agents read (all of it public, F3). A ``TypedDict``, so the 
 plain dict (JSON, replays, outside agents) while a type checker catches a misspelt key;
 tests/test_views.py holds the declaration against the code."""
 
-from typing import TypedDict
+from cardarena.envs.core.race import RaceView
 
 
-class Flip6View(TypedDict):
-    seat: int
-    num_players: int
-    target_score: int
-    dealer: int
-    #: ``turn``, ``freeze_target``, ``flip3_target`` ... (``rules.DECISION_NAMES``) or ``game_over``
-    decision: str
-    decider: int
-    scores: list[int]
-    #: per seat ``rules.STATUS_NAMES``: in the round, stayed, busted, frozen
-    status: list[str]
-    #: per seat the card codes in front of it
-    table: list[list[str]]
-    #: per seat the number values it holds (empty when busted)
-    values: list[list[int]]
+class Flip6View(RaceView):
     has_extra_life: list[bool]
     has_double: list[bool]
     round_scores: list[int]

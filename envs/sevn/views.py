@@ -3,23 +3,10 @@ dict scripted agents read (every drawn card is public). A ``TypedDict``, so the 
 plain dict (JSON, replays, outside agents) while a type checker catches a misspelt key;
 tests/test_views.py holds the declaration against the code."""
 
-from typing import TypedDict
+from cardarena.envs.core.race import RaceView
 
 
-class SevnView(TypedDict):
-    seat: int
-    num_players: int
-    target_score: int
-    dealer: int
-    #: ``rules.DECISION_NAMES`` or ``game_over``
-    decision: str
-    #: -1 when the game is over
-    decider: int
-    scores: list[int]
-    status: list[str]
-    table: list[list[str]]
-    #: per seat the values held (numbers and kept ballast), a busted row's included
-    values: list[list[int]]
+class SevnView(RaceView):
     has_second_chance: list[bool]
     has_x2: list[bool]
     hand_scores: list[int]
