@@ -5,10 +5,10 @@ The checkout keeps ``envs/``, ``agents/`` and ``configs/`` at the top level; ins
 install is a common word a user's own project may also use. Every folder with an
 ``__init__.py`` under them is a package (tests/test_packaging.py checks the built wheel).
 
-The native core (``envs/flip6/_native.pyx``, Cython) is built when it can be: Cython and numpy
+The native cores (``envs/<game>/_native.pyx``, Cython) are built when it can be: Cython and numpy
 are build requirements (pyproject.toml), and a C compiler is needed. Without one of them, or with
 ``CARDARENA_NO_NATIVE=1`` in the environment, the install still succeeds with a one-line warning
-and the games run on the Python core (``envs/flip6/native.py``: ``NATIVE_AVAILABLE``).
+and the games run on the Python core (``envs/core/native.py``).
 """
 
 import os
@@ -36,8 +36,11 @@ def packages() -> list[str]:
     return out
 
 
-#: (module, source) of every native extension
-NATIVE = [("cardarena.envs.flip6._native", "envs/flip6/_native.pyx")]
+#: (module, source) of every native extension: each game's ``envs/<game>/_native.pyx``
+NATIVE = [
+    (f"cardarena.envs.{pyx.parent.name}._native", pyx.relative_to(ROOT).as_posix())
+    for pyx in sorted((ROOT / "envs").glob("*/_native.pyx"))
+]
 #: floating point bit-identical across compilers: no fused multiply-add contraction
 GCC_FLAGS = ["-O2", "-ffp-contract=off"]
 MSVC_FLAGS = ["/O2", "/fp:precise"]

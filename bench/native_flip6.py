@@ -1,12 +1,9 @@
 """flip6's native core against the Python core: lock-step alignment over many games, and speed.
 
-* **lock-step**: the Python engine (``rules.py``) and the native engine (``native.py``) play the
-  same games side by side from generators in the same state, with random legal actions from a
-  seeded generator. At every step: the legal actions and the native mask, every seat's
-  observation bit for bit (the Python encoder on the Python state; the compiled encoder on both
-  states), the returns, termination, the deciding seat and ``to_dict``; at the end the
-  generators' states. Some games start from stacked decks and scores (``new_game`` options),
-  and the cores' ``clone`` and ``from_dict`` copies take over mid-game now and then.
+* **lock-step** (``bench/native_lockstep.py``): the Python engine (``rules.py``) and the native
+  engine (``native.py``) play the same games side by side, every quantity compared at every step.
+  Some games start from stacked decks and scores (``new_game`` options), with various first
+  dealers and target scores.
 * **speed** (CPU time of this process, ``time.process_time``, so a loaded machine reports what
   one core does): decisions/s of both engines stepped from Python (``legal_actions`` + ``apply``,
   the same random legal actions); the encoder's microseconds per observation (Python encoder,
@@ -28,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from bench import native_lockstep
 from cardarena.envs.flip6 import encoding
 from cardarena.envs.flip6.native import NATIVE_BUILT, NativeFlip6Game, NativeState, compiled_encode
-from cardarena.envs.flip6.rules import CARD_CODES, FULL_DECK, NUM_ACTIONS, Flip6Game
+from cardarena.envs.flip6.rules import CARD_CODES, FULL_DECK, Flip6Game
 
 PLAYER_COUNTS = (3, 4, 5, 6)
 TARGETS = (60, 60, 25, 100)  #: target scores the games cycle through (60 is the default)
@@ -48,61 +46,16 @@ def _options(rng: np.random.Generator, n: int) -> dict[str, Any] | None:
     }
 
 
-def _check_step(py: Flip6Game, nat: NativeFlip6Game, a: Any, b: Any, where: str) -> int:
-    """Every compared quantity of the two states; the number of observations compared."""
-    legal = py.legal_actions(a)
-    assert nat.legal_actions(b) == legal, (where, legal, nat.legal_actions(b))
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    mask[legal] = 1
-    assert b.legal_mask().tobytes() == mask.tobytes(), where
-    assert nat.current_player(b) == py.current_player(a), where
-    assert nat.is_over(b) == py.is_over(a), where
-    assert nat.returns(b) == py.returns(a), where
-    assert nat.winners(b) == py.winners(a) and nat.scores(b) == py.scores(a), where
-    assert nat.to_dict(b) == py.to_dict(a), where
-    for seat in range(a.num_players):
-        want = encoding.encode_python(a, seat).tobytes()
-        got = b.encode(seat).tobytes()
-        also = compiled_encode(a, seat).tobytes()
-        if got != want or also != want:
-            x, y = np.frombuffer(want, np.float32), np.frombuffer(got, np.float32)
-            raise AssertionError(
-                f"{where} seat {seat}: observation differs at {np.flatnonzero(x != y)}"
-            )
-    return a.num_players
+def _engine_options(plan: np.random.Generator, n: int, g: int) -> dict[str, Any]:
+    """A first dealer and a target score per game (60, the default, half the time)."""
+    return {"first_dealer": int(plan.integers(n)), "target_score": TARGETS[g % len(TARGETS)]}
 
 
 def lockstep(num_players: int, games: int, seed: int = 0) -> dict[str, int]:
-    """``games`` games of ``num_players`` in lock-step (AssertionError naming the game, step and
-    quantity at the first difference); the steps and observations compared."""
-    steps = observations = 0
-    for g in range(games):
-        target = TARGETS[g % len(TARGETS)]
-        plan = np.random.default_rng([seed, num_players, g])
-        first_dealer = int(plan.integers(num_players))
-        py = Flip6Game(num_players, first_dealer=first_dealer, target_score=target)
-        nat = NativeFlip6Game(num_players, first_dealer=first_dealer, target_score=target)
-        options = _options(plan, num_players)
-        game_seed = [seed, num_players, g, 1]
-        a = py.new_game(np.random.default_rng(game_seed), options)
-        b = nat.new_game(np.random.default_rng(game_seed), options)
-        while True:
-            where = f"{num_players} players, game {g}, step {a.decisions}"
-            observations += _check_step(py, nat, a, b, where)
-            if py.is_over(a):
-                break
-            swap = plan.integers(40)
-            if swap == 0:  # both cores continue on their clones
-                a, b = py.clone(a), nat.clone(b)
-            elif swap == 1:  # the native core continues from the Python state's JSON
-                b = nat.from_dict(py.to_dict(a))
-            legal = py.legal_actions(a)
-            action = legal[int(plan.integers(len(legal)))]
-            py.apply(a, action)
-            nat.apply(b, action)
-            steps += 1
-        assert a.rng.bit_generator.state == b.rng.bit_generator.state, where
-    return {"games": games, "steps": steps, "observations": observations}
+    """``games`` games of ``num_players`` in lock-step (``bench/native_lockstep.py``)."""
+    return native_lockstep.lockstep(
+        "flip6", num_players, games, seed, _engine_options, _options
+    )
 
 
 # ---- speed --------------------------------------------------------------------------------------

@@ -122,6 +122,7 @@ def test_verify_reports_a_rules_change_with_expected_and_got(monkeypatch):
         )
 
     monkeypatch.setattr(rules.Flip6Game, "legal_actions", changed)
+    monkeypatch.setenv("CARDARENA_CORE", "python")  # the changed rule is the Python engine's
     failures = [verify(c.path) for c in CASES if c.game == "flip6"]
     bad = [v for v in failures if not v.ok]
     assert bad, "no golden flip6 game noticed the changed rule"

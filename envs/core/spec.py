@@ -98,6 +98,10 @@ class GameSpec:
     engine: str = ""
     #: the module of ``encode``, ``render``, ``view`` (and ``OBS_SIZE``)
     encoder: str = ""
+    #: ``"module:Class"`` of the engine on the native core (a C struct, same games from the same
+    #: generator; ``envs/core/native.py``), or empty where the game runs on Python only. The
+    #: module must import without the extension and say ``NATIVE_BUILT``.
+    native_engine: str = ""
     #: the observation's length (``OBS_SIZE`` of the encoder; a test checks they agree)
     obs_size: int = 0
     #: the letter of the rule ids of ``docs/rules/<game>.md`` (F1, S3, ...)
@@ -193,14 +197,47 @@ class GameSpec:
     def best_baseline(self) -> str:
         return self.baselines[-1] if self.baselines else "random"
 
-    def make_engine(self, **options: Any) -> Any:
-        cls = self.engine_cls
+    def native_built(self) -> bool:
+        """Whether this game has a native core and its extension is built."""
+        if not self.native_engine:
+            return False
+        return bool(getattr(resolve(self.native_engine.partition(":")[0]), "NATIVE_BUILT", False))
+
+    def engine_class(self, core: str | None = None) -> type[Any]:
+        """The engine class ``core`` asks for (``envs/core/native.py``): ``"python"``, ``"native"``
+        (a ConfigError where the game has none or it is not built) or None (``CARDARENA_CORE``,
+        else native where built, else Python)."""
+        from cardarena.envs.core.native import check_core, core_choice
+
+        if core is None:
+            core = core_choice()
+            if core == "native" and not self.native_built():
+                core = "python"
+        check_core(core)
+        if core == "python":
+            return self.engine_cls
+        if not self.native_engine:
+            raise ConfigError(
+                f"{self.name} has no native core; use core='python' (or leave core out)"
+            )
+        if not self.native_built():
+            raise ConfigError(
+                f"{self.name}: the native core is not built (it needs Cython, numpy and a C "
+                "compiler when the package is installed: reinstall with them); use core='python' "
+                "(or leave core out)"
+            )
+        return resolve(self.native_engine)
+
+    def make_engine(self, core: str | None = None, **options: Any) -> Any:
+        """The engine with ``options``, on the core ``core`` asks for (:meth:`engine_class`)."""
+        cls = self.engine_class(core)
         try:
             return cls(**options)
         except TypeError as err:  # unknown keyword: say which options exist
             known = [p for p in inspect.signature(cls).parameters if p != "self"]
             raise ConfigError(
-                f"{self.name}: bad option ({err}). Options of {self.name}: {known}, render_mode and render_seat."
+                f"{self.name}: bad option ({err}). Options of {self.name}: {known}, core, "
+                "render_mode and render_seat."
             ) from None
 
     def option_default(self, option: str) -> Any:
@@ -258,6 +295,7 @@ _PLAIN: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "engine": str,
     "encoder": str,
+    "native_engine": str,
     "obs_size": int,
     "rule_letter": str,
     "hides_information": bool,

@@ -18,30 +18,14 @@ actions, every seat's observation bit for bit, returns, ``to_dict``, the generat
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.native import core_choice
 from cardarena.envs.flip6.rules import NUM_ACTIONS, Flip6Game, Flip6State
-
-#: environment variable choosing the core: "native" (the default where built) or "python"
-CORE_VARIABLE = "CARDARENA_CORE"
-CORES = ("native", "python")
-
-
-def core_choice() -> str:
-    """The core ``CARDARENA_CORE`` asks for ("native" when unset)."""
-    value = os.environ.get(CORE_VARIABLE, "").strip().lower() or "native"
-    if value not in CORES:
-        raise ConfigError(
-            f"environment variable {CORE_VARIABLE}={os.environ[CORE_VARIABLE]!r}; allowed: "
-            f"{' or '.join(repr(c) for c in CORES)} (or unset: native where it is built)"
-        )
-    return value
-
 
 try:
     from cardarena.envs.flip6 import _native

@@ -1,0 +1,59 @@
+"""Which core plays a game: the compiled (native) one where it is built, else the Python one.
+
+A game may ship a native core: a Cython extension ``envs/<game>/_native.pyx`` (built by
+``setup.py`` when Cython, numpy and a C compiler are there) and a module naming its engine in the
+manifest (``native_engine = "cardarena.envs.<game>.native:Native<Game>Game"``). The Python engine
+(``rules.py``) and encoder stay the reference; each native core is lock-step tested against them
+(``tests/test_native_<game>.py``), so that the same seed gives the same game on either core.
+
+The choice, for every engine the suite builds (``GameSpec.make_engine``, ``envs.make``):
+
+* ``core="native"``: the native engine; a :class:`ConfigError` if the game has none or it is not
+  built;
+* ``core="python"``: the Python engine;
+* ``core=None`` (the default): ``CARDARENA_CORE`` in the environment if set (``native`` or
+  ``python``), else native where built, else Python. ``CARDARENA_CORE=python`` also switches off
+  the compiled encoders, so that a whole run is on the reference code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+from cardarena.envs.core.errors import ConfigError
+
+#: environment variable choosing the core: "native" (the default where built) or "python"
+CORE_VARIABLE = "CARDARENA_CORE"
+CORES = ("native", "python")
+
+
+def check_core(core: object, where: str = "core") -> str:
+    """``core`` if it is one of :data:`CORES`, else a ConfigError naming it."""
+    if core not in CORES:
+        raise ConfigError(
+            f"{where}={core!r}; allowed: {' or '.join(repr(c) for c in CORES)} "
+            "(or leave it out: native where it is built)"
+        )
+    return str(core)
+
+
+def core_choice() -> str:
+    """The core ``CARDARENA_CORE`` asks for ("native" when unset)."""
+    value = os.environ.get(CORE_VARIABLE, "").strip().lower() or "native"
+    if value not in CORES:
+        raise ConfigError(
+            f"environment variable {CORE_VARIABLE}={os.environ[CORE_VARIABLE]!r}; allowed: "
+            f"{' or '.join(repr(c) for c in CORES)} (or unset: native where it is built)"
+        )
+    return value
+
+
+def load_extension(module: str) -> ModuleType | None:
+    """The compiled extension ``module`` (``cardarena.envs.<game>._native``), or None when it is
+    not built."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return None
