@@ -53,9 +53,7 @@ def _engine_options(plan: np.random.Generator, n: int, g: int) -> dict[str, Any]
 
 def lockstep(num_players: int, games: int, seed: int = 0) -> dict[str, int]:
     """``games`` games of ``num_players`` in lock-step (``bench/native_lockstep.py``)."""
-    return native_lockstep.lockstep(
-        "flip6", num_players, games, seed, _engine_options, _options
-    )
+    return native_lockstep.lockstep("flip6", num_players, games, seed, _engine_options, _options)
 
 
 # ---- speed --------------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fresh",
         action="store_true",
-        help="start the .jsonl results over (the old one is kept as .jsonl.bak)",
+        help="start the .jsonl results over (the old one is kept as a numbered backup, .jsonl.bak1, .bak2, ...)",
     )
     parser.add_argument(
         "--bootstrap", type=int, default=BOOTSTRAP, help="bootstrap resamples of deck seeds"

@@ -268,7 +268,13 @@ def test_rerun_extends_and_resumes_without_replaying(tmp_path):
     redo = run_tournament(
         args[0], four, 2, {"num_players": 4}, progress=False, results_path=path, fresh=True
     )
-    assert redo.played == 8 and (tmp_path / "r.jsonl.bak").exists()
+    assert redo.played == 8 and (tmp_path / "r.jsonl.bak1").exists()
+    first_backup = (tmp_path / "r.jsonl.bak1").read_bytes()
+    run_tournament(
+        args[0], four, 1, {"num_players": 4}, progress=False, results_path=path, fresh=True
+    )
+    assert (tmp_path / "r.jsonl.bak1").read_bytes() == first_backup  # never overwritten
+    assert (tmp_path / "r.jsonl.bak2").exists()
 
 
 def test_changed_checkpoint_is_refused(tmp_path):

@@ -14,6 +14,7 @@ from typing import Any
 
 from cardarena.agents.evaluation.records import GameRecord, TournamentResult, clean
 from cardarena.agents.evaluation.schedule import Key
+from cardarena.agents.files import atomic_writer, numbered_backup
 from cardarena.envs.core.engine import ConfigError
 
 RESULTS_FORMAT = 1
@@ -42,11 +43,21 @@ class ResultsStore:
     def __init__(self, path: str | Path, header: dict[str, Any]) -> None:
         self.path = Path(path)
         self.header = header
+        #: where ``load(fresh=True)`` moved the old file (``<name>.bak<k>``), or None
+        self.backup: Path | None = None
+        #: the run's hold on the file (``agents.files.OutputLock``), set by whoever opens it
+        self.lock: Any = None
+
+    def close(self) -> None:
+        """Let another run write the file (releases :attr:`lock`)."""
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
     def load(self, fresh: bool = False) -> dict[Key, GameRecord]:
         """Games already in the file; raises ConfigError if the file is of another setup."""
-        if fresh and self.path.exists():
-            self.path.replace(self.path.with_suffix(".jsonl.bak"))
+        if fresh:
+            self.backup = numbered_backup(self.path)
         games: dict[Key, GameRecord] = {}
         if not self.path.exists():
             return games
@@ -66,7 +77,10 @@ class ResultsStore:
 
     def _check(self, run: dict[str, Any]) -> None:
         mine = self.header
-        hint = f"; pass --fresh to start {self.path} over (the old file is kept as .jsonl.bak) or use another --out"
+        hint = (
+            f"; pass --fresh to start {self.path} over (the old file is kept as a numbered "
+            f"backup, {self.path.name}.bak1, .bak2, ...) or use another --out"
+        )
         if run.get("format", RESULTS_FORMAT) != RESULTS_FORMAT:
             raise ConfigError(
                 f"{self.path} is in results format {run.get('format')}, this version reads "
@@ -109,13 +123,9 @@ class ResultsStore:
 def save_result(result: TournamentResult, path: str | Path) -> None:
     """The JSON file: setup, leaderboard, rating, matrices and every game (written atomically;
     the games are streamed one by one, so a long run is never held as one big string)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
     head = json.dumps(result.to_json(games=False), indent=1)
-    with tmp.open("w") as f:
+    with atomic_writer(path) as f:  # a unique temporary name: two runs never share one
         f.write(head[: head.rindex("}")].rstrip() + ',\n "games": [')
         for i, record in enumerate(result.records):
             f.write(("\n  " if i == 0 else ",\n  ") + json.dumps(clean(asdict(record))))
         f.write("\n ]\n}\n")
-    tmp.replace(path)

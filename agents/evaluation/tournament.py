@@ -41,6 +41,7 @@ from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentR
 from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
 from cardarena.agents.evaluation.schedule import Key, check_networks_fit, make_chunks, plan_tables
 from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
+from cardarena.agents.files import OutputLock
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.loop import play
@@ -129,6 +130,13 @@ def _check_backend(backend: str, rank_by: str) -> None:
         raise ConfigError(f"rank_by must be one of {', '.join(RANK_BY)}, got {rank_by!r}")
 
 
+def _check_outputs(results_path: str | Path | None, record_dir: str | Path | None) -> None:
+    if results_path is not None:
+        _check_path("the results file", Path(results_path), directory=False)
+    if record_dir is not None:
+        _check_path("the replay directory", Path(record_dir), directory=True)
+
+
 def _open_store(
     results_path: str | Path | None,
     game: str,
@@ -147,8 +155,13 @@ def _open_store(
         "fingerprints": {s: agent_fingerprint(s) for s in names},
     }
     store = ResultsStore(results_path, header)
-    have = store.load(fresh)
-    store.begin()
+    store.lock = OutputLock(store.path, "--out").acquire()  # one run per results file
+    try:
+        have = store.load(fresh)
+        store.begin()
+    except BaseException:
+        store.close()
+        raise
     return store, have
 
 
@@ -202,52 +215,49 @@ def run_tournament(
     built = build_agents(game, names, os.getcwd())  # unknown agents, checkpoints of other games
     check_networks_fit(game, options or {}, built)  # e.g. a DEPRESSION agent at a SURVIVE table
     tables = plan_tables(game, list(agents), num_players, permutations)
-    if results_path is not None:
-        _check_path("the results file", Path(results_path), directory=False)
-    if record_dir is not None:
-        _check_path("the replay directory", Path(record_dir), directory=True)
+    _check_outputs(results_path, record_dir)
 
     order = {tuple(t): i for i, t in enumerate(tables)}
     wanted: list[Key] = [(first_seed + d, tuple(t)) for d in range(num_deals) for t in tables]
     store, have = _open_store(results_path, game, options, num_players, names, fresh)
-    todo = [k for k in wanted if k not in have]
-    batching = any(batch_kind(a) is not None for a in built.values())
-    chunks = make_chunks(todo, len(tables), batch_games, workers, batching)
-    result = TournamentResult(
-        game=game,
-        options=options,
-        agents=names,
-        num_deals=num_deals,
-        cooperative=spec.cooperative,
-        tables_per_deal=len(tables),
-        first_seed=first_seed,
-        tables=tables,
-        permutations=permutations,
-        backend=backend,
-        played=len(todo),
-        reused=len(wanted) - len(todo),
-        bootstrap=bootstrap,
-        rank_by=rank_by,
-    )
-    bar = None
-    if progress and todo:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(todo), unit="game", desc=f"{game} tournament")
-    played = 0
-
-    def done(records: list[GameRecord]) -> None:
-        nonlocal played
-        if store is not None:
-            store.append(records)
-        for r in records:
-            have[(r.deal_seed, tuple(r.lineup))] = r
-        played += len(records)
-        if bar:
-            bar.update(len(records))
-
     start = time.perf_counter()
+    bar = None
     try:
+        todo = [k for k in wanted if k not in have]
+        batching = any(batch_kind(a) is not None for a in built.values())
+        chunks = make_chunks(todo, len(tables), batch_games, workers, batching)
+        result = TournamentResult(
+            game=game,
+            options=options,
+            agents=names,
+            num_deals=num_deals,
+            cooperative=spec.cooperative,
+            tables_per_deal=len(tables),
+            first_seed=first_seed,
+            tables=tables,
+            permutations=permutations,
+            backend=backend,
+            played=len(todo),
+            reused=len(wanted) - len(todo),
+            bootstrap=bootstrap,
+            rank_by=rank_by,
+        )
+        if progress and todo:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(todo), unit="game", desc=f"{game} tournament")
+        played = 0
+
+        def done(records: list[GameRecord]) -> None:
+            nonlocal played
+            if store is not None:
+                store.append(records)
+            for r in records:
+                have[(r.deal_seed, tuple(r.lineup))] = r
+            played += len(records)
+            if bar:
+                bar.update(len(records))
+
         record = None if record_dir is None else os.path.abspath(record_dir)
         if chunks and backend == "ray":
             run_ray(game, options, names, chunks, workers, address, done, record)
@@ -264,6 +274,8 @@ def run_tournament(
     finally:
         if bar:
             bar.close()
+        if store is not None:
+            store.close()
     result.seconds = time.perf_counter() - start
     result.records = sorted(
         (have[k] for k in wanted), key=lambda r: (r.deal_seed, order[tuple(r.lineup)])

@@ -1,0 +1,127 @@
+"""Writing a user's files safely: atomically, one writer at a time, backups never overwritten.
+
+* :func:`atomic_write_text` / :func:`atomic_writer`: the text goes to a temporary file with a
+  unique name beside the target (``.tmp_<name>.<random>``), flushed to disk, then renamed over it:
+  a reader sees the old file or the new one, never half of one, and two runs writing the same
+  file at once each rename a complete file of their own.
+* :class:`OutputLock`: one run per output. It holds an advisory lock on ``<path>.lock`` for as
+  long as the run writes ``path``; a second run asking for the same output is refused at once
+  with a :class:`ConfigError` naming the file and the process holding it. The lock is the
+  operating system's (``fcntl.flock``; ``msvcrt.locking`` on Windows), so it goes when the process
+  dies, however it dies: a killed run never leaves a stale lock behind.
+* :func:`numbered_backup`: moves a file aside to the first free ``<name>.bak<k>`` (k = 1, 2, ...):
+  a second backup never replaces the first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from cardarena.envs.core.errors import ConfigError
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
+    """A file to write ``path``'s new content to; renamed over ``path`` when the block ends
+    without an error (else removed, and ``path`` is left as it was)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".tmp_{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically (:func:`atomic_writer`)."""
+    with atomic_writer(path) as f:
+        f.write(text)
+
+
+def numbered_backup(path: str | Path) -> Path | None:
+    """Move ``path`` aside to the first free ``<name>.bak<k>``; the backup's path (None if there
+    was no file)."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    k = 1
+    while (backup := path.with_name(f"{path.name}.bak{k}")).exists():
+        k += 1
+    path.replace(backup)
+    return backup
+
+
+class OutputLock:
+    """One writer per output: ``with OutputLock(path, "--out"):`` (see the module docstring).
+
+    ``option`` names what the user gave (``--out``, ``--output-dir``), for the error's advice.
+    """
+
+    def __init__(self, path: str | Path, option: str = "the output") -> None:
+        self.path = Path(path)
+        self.lock_path = self.path.with_name(self.path.name + ".lock")
+        self.option = option
+        self._file: IO[str] | None = None
+
+    def acquire(self) -> OutputLock:
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        f = self.lock_path.open("a+")
+        try:
+            _lock(f)
+        except OSError:
+            f.seek(0)
+            holder = f.read().strip() or "another process"
+            f.close()
+            raise ConfigError(
+                f"{self.path} is being written by another run ({holder}); wait for it to finish "
+                f"or choose another {self.option}"
+            ) from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"pid {os.getpid()}\n")
+        f.flush()
+        self._file = f
+        return self
+
+    def release(self) -> None:
+        if self._file is None:
+            return
+        with contextlib.suppress(OSError):
+            self._file.seek(0)
+            self._file.truncate()
+        self._file.close()  # closing drops the lock
+        self._file = None
+
+    def __enter__(self) -> OutputLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release()
+
+
+def _lock(f: IO[str]) -> None:
+    """An exclusive, non-blocking lock on the open file ``f`` (OSError when it is held)."""
+    if fcntl is not None:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return
+    import msvcrt  # pragma: no cover (Windows)
+
+    f.seek(0)
+    msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
