@@ -105,6 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         "not counted); 'none' for no limit",
     )
     parser.add_argument("--output-dir", help="override output_dir (the run directory)")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="a new run in a directory that holds one: delete that run first (else refused)",
+    )
     parser.add_argument("--seed", type=_count(0), help="override seed")
     parser.add_argument(
         "--device",
@@ -152,15 +157,22 @@ def main(argv: list[str] | None = None) -> int:
         overrides["seed"] = args.seed
     try:
         if args.resume:
-            if args.output_dir or args.seed is not None or args.set:
-                parser.error("--resume keeps the run's own output dir, seed and settings")
+            if args.output_dir or args.seed is not None or args.set or args.overwrite:
+                parser.error(
+                    "--resume keeps the run's own output dir, seed and settings (and --overwrite is for a new run)"
+                )
             overrides["output_dir"] = args.resume
             cfg = load_config(f"{args.resume}/config.yaml", overrides)
         else:
             cfg = load_config(args.config, overrides)
         if cfg.expert_iteration.rounds:
             return _expert_iteration(cfg, args)
-        run_dir = train(cfg, progress_bar=not args.no_progress, resume=bool(args.resume))
+        run_dir = train(
+            cfg,
+            progress_bar=not args.no_progress,
+            resume=bool(args.resume),
+            overwrite=args.overwrite,
+        )
     except ConfigError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -189,7 +201,12 @@ def _expert_iteration(cfg, args: argparse.Namespace) -> int:
     if args.resume:
         raise ConfigError("an expert-iteration run cannot --resume; start it again")
     run_dir = train_expert_iteration(
-        cfg, not args.no_progress, args.workers, args.backend, args.address
+        cfg,
+        not args.no_progress,
+        args.workers,
+        args.backend,
+        args.address,
+        overwrite=args.overwrite,
     )
     summary = json.loads((run_dir / "summary.json").read_text())
     final = summary["final_eval"]

@@ -97,7 +97,7 @@ def test_train_py_time_limit_flag_overrides_the_config_and_is_checked(
 
     seen = []
 
-    def fake_train(cfg, progress_bar, resume):
+    def fake_train(cfg, progress_bar, resume, overwrite=False):
         seen.append(cfg)
         raise ConfigError("stop here")
 

@@ -271,7 +271,7 @@ def test_set_overrides_any_key_and_is_checked(tmp_path, capsys, monkeypatch):
 
     seen = {}
 
-    def fake_train(cfg, progress_bar, resume):
+    def fake_train(cfg, progress_bar, resume, overwrite=False):
         seen["cfg"] = cfg
         raise ConfigError("stop here")
 

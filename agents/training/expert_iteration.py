@@ -247,11 +247,33 @@ def train_expert_iteration(
     backend: str = "local",
     address: str | None = None,
     budget: Any = None,
+    overwrite: bool = False,
 ) -> Any:
     """An expert-iteration run (``train.py`` with ``expert_iteration.rounds`` > 0): the warm
     start if set, the rounds, ``final.zip``, the final evaluation and ``summary.json``; returns
     the run directory. ``cfg.time_limit_minutes`` (or ``budget``) caps the warm start and the
-    rounds, not the final evaluation (agents/training/budget.py)."""
+    rounds, not the final evaluation (agents/training/budget.py). A directory holding a run is
+    refused unless ``overwrite``; one run at a time per directory (``trainer.run_lock``)."""
+    from cardarena.agents.training.trainer import run_lock
+
+    lock = run_lock(cfg, overwrite=overwrite)
+    try:
+        return _train_expert_iteration(
+            cfg, progress_bar, workers, backend, address, budget, overwrite
+        )
+    finally:
+        lock.release()
+
+
+def _train_expert_iteration(
+    cfg: TrainConfig,
+    progress_bar: bool,
+    workers: int,
+    backend: str,
+    address: str | None,
+    budget: Any,
+    overwrite: bool,
+) -> Any:
     import torch
 
     from cardarena.agents.policy import NumpyActor
@@ -264,7 +286,7 @@ def train_expert_iteration(
 
     if workers < 1:
         raise ConfigError(f"workers must be at least 1, got {workers}")
-    run_dir, _, _ = _prepare_run_dir(cfg, resume=False)
+    run_dir, _, _ = _prepare_run_dir(cfg, resume=False, overwrite=overwrite)
     budget = budget if budget is not None else TimeBudget.from_config(cfg)
     start = time.perf_counter()
     learner = build_learner(cfg)

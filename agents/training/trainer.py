@@ -86,10 +86,41 @@ def build_model(cfg: TrainConfig, vec: Any, tensorboard_log: str | None = None) 
     )
 
 
-def _prepare_run_dir(cfg: TrainConfig, resume: bool) -> tuple[Path, dict[str, Any], Path | None]:
-    """The run directory, the trainer state to continue from and its checkpoint (if resuming)."""
+#: the files that say a directory holds a run (a started PPO run, a finished run of either kind)
+RUN_MARKS = ("trainer_state.json", "summary.json", "final.zip")
+#: what ``--overwrite`` clears before a new run starts in a directory holding one
+RUN_FILES = (
+    "trainer_state.json",
+    "summary.json",
+    "final.zip",
+    "eval_history.json",
+    "warm_start.json",
+    "learning_curve.png",
+    "config.yaml",
+)
+RUN_FOLDERS = ("checkpoints", "snapshots")
+
+
+def run_lock(cfg: TrainConfig, resume: bool = False, overwrite: bool = False) -> Any:
+    """The hold of one run on its directory (``agents/files.py``): a second run on the same
+    ``output_dir`` is refused while the first runs. A run that would be refused anyway
+    (:func:`check_run_dir`) is refused first, leaving the directory as it was."""
+    from cardarena.agents.files import OutputLock
+
+    check_run_dir(Path(cfg.output_dir), resume, overwrite)
+    return OutputLock(Path(cfg.output_dir) / ".run", "--output-dir").acquire()
+
+
+def _prepare_run_dir(
+    cfg: TrainConfig, resume: bool, overwrite: bool = False
+) -> tuple[Path, dict[str, Any], Path | None]:
+    """The run directory, the trainer state to continue from and its checkpoint (if resuming).
+
+    A directory holding a run (``RUN_MARKS``, ``round_*.zip``) is never written unless
+    ``overwrite`` (a new run, not ``resume``) clears it first."""
     run_dir = Path(cfg.output_dir)
     snapshot_dir = run_dir / "snapshots"
+    held = check_run_dir(run_dir, resume, overwrite)
     if resume:
         ckpt_path, state = latest_checkpoint(run_dir)
         # snapshots taken after the checkpoint belong to the lost stretch of the run
@@ -99,11 +130,8 @@ def _prepare_run_dir(cfg: TrainConfig, resume: bool) -> tuple[Path, dict[str, An
         for partial in run_dir.rglob(".tmp_*"):  # saves cut short by the kill
             partial.unlink()
         return run_dir, state, ckpt_path
-    if (run_dir / "trainer_state.json").exists():
-        raise ConfigError(
-            f"{run_dir} already holds a run; continue it with --resume {run_dir} or choose "
-            f"another --output-dir"
-        )
+    if held:
+        _clear_run(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     snapshot_dir.mkdir(exist_ok=True)
     (run_dir / "checkpoints").mkdir(exist_ok=True)
@@ -111,13 +139,52 @@ def _prepare_run_dir(cfg: TrainConfig, resume: bool) -> tuple[Path, dict[str, An
     return run_dir, {}, None
 
 
+def check_run_dir(run_dir: Path, resume: bool, overwrite: bool = False) -> list[str]:
+    """Refuse (ConfigError) what would lose a run: ``resume`` of a finished run, a new run in a
+    directory holding one without ``overwrite``. The run files found (for ``overwrite``)."""
+    finished = [n for n in ("summary.json",) if (run_dir / n).exists()]  # written last
+    if resume and finished:
+        raise ConfigError(
+            f"{run_dir} holds a finished run ({', '.join(finished)}): there is nothing to resume, "
+            f"and nothing was changed. To train on, start a new run from its settings with "
+            f"--config {run_dir / 'config.yaml'} --output-dir <another directory>"
+        )
+    if resume:
+        return []
+    held = [n for n in RUN_MARKS if (run_dir / n).exists()]
+    held += sorted(p.name for p in run_dir.glob("round_*.zip"))  # expert-iteration rounds
+    if held and not overwrite:
+        again = "" if finished else f"continue it with --resume {run_dir}, "
+        raise ConfigError(
+            f"{run_dir} already holds a run ({', '.join(held)}); {again}choose another "
+            f"--output-dir, or pass --overwrite to delete it and start over"
+        )
+    return held
+
+
+def _clear_run(run_dir: Path) -> None:
+    """Delete the files of a run (``--overwrite``); anything else in the directory stays."""
+    import shutil
+
+    for name in RUN_FILES:
+        (run_dir / name).unlink(missing_ok=True)
+    for path in run_dir.glob("round_*.zip"):
+        path.unlink()
+    for folder in RUN_FOLDERS:
+        shutil.rmtree(run_dir / folder, ignore_errors=True)
+
+
 def train(
     cfg: TrainConfig,
     progress_bar: bool = True,
     resume: bool = False,
     budget: Any = None,
+    overwrite: bool = False,
 ) -> Path:
     """Run (or, with ``resume``, continue) one self-play training; returns the run directory.
+
+    One run at a time per directory (:func:`run_lock`); a directory holding a run is refused
+    unless ``resume`` (a run that has not finished) or ``overwrite`` (delete it, start over).
 
     ``cfg`` comes checked from :func:`agents.training.config.load_config`. Every
     ``checkpoint_every`` steps the model (weights and optimizer), the step count, the evaluation
@@ -129,6 +196,16 @@ def train(
     evaluation: the warm start stops between games and epochs, PPO at a rollout boundary (or is
     skipped if nothing is left), and ``summary.json`` says what the limit cut.
     """
+    lock = run_lock(cfg, resume, overwrite)
+    try:
+        return _train(cfg, progress_bar, resume, budget, overwrite)
+    finally:
+        lock.release()
+
+
+def _train(
+    cfg: TrainConfig, progress_bar: bool, resume: bool, budget: Any, overwrite: bool
+) -> Path:
     import torch
     from stable_baselines3.common.vec_env import VecMonitor
 
@@ -143,7 +220,7 @@ def train(
 
     spec = get_spec(cfg.game)
     num_players = spec.make_engine(**cfg.env).num_players
-    run_dir, state, ckpt_path = _prepare_run_dir(cfg, resume)
+    run_dir, state, ckpt_path = _prepare_run_dir(cfg, resume, overwrite)
     if budget is None:  # a resumed run counts the time its checkpoint had used
         budget = TimeBudget.from_config(
             cfg, state.get("run_seconds", state.get("train_seconds", 0))
