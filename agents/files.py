@@ -125,3 +125,60 @@ def _lock(f: IO[str]) -> None:
 
     f.seek(0)
     msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
+
+
+# ---- YAML a user gives (configs, --set values) -----------------------------------------------------
+
+#: bounds on a user's YAML, checked on the parsed node graph before any value is built, so that
+#: a few bytes of nested aliases (a "billion laughs") are refused instead of expanded
+YAML_MAX_BYTES = 1 << 20
+YAML_MAX_NODES = 5_000
+YAML_MAX_DEPTH = 20
+
+
+def load_yaml(text: str, where: str) -> Any:
+    """``yaml.safe_load(text)`` within :data:`YAML_MAX_BYTES`, :data:`YAML_MAX_NODES` (counting
+    each use of an alias) and :data:`YAML_MAX_DEPTH`; a ConfigError naming ``where`` and the
+    limit otherwise (a YAML syntax error is ``yaml.YAMLError``, as from ``safe_load``)."""
+    import yaml
+
+    if len(text) > YAML_MAX_BYTES:
+        raise ConfigError(
+            f"{where}: {len(text)} characters of YAML; the limit is {YAML_MAX_BYTES} "
+            "(agents/files.py YAML_MAX_BYTES): a config is a few hundred"
+        )
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_yaml_size(node, where)
+        return loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def _check_yaml_size(root: Any, where: str) -> None:
+    import yaml
+
+    count = 0
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > YAML_MAX_NODES:
+            raise ConfigError(
+                f"{where}: more than {YAML_MAX_NODES} YAML values (aliases counted each time they "
+                "are used); the limit is YAML_MAX_NODES in agents/files.py: write the values out"
+            )
+        if depth > YAML_MAX_DEPTH:
+            raise ConfigError(
+                f"{where}: YAML nested deeper than {YAML_MAX_DEPTH} levels (YAML_MAX_DEPTH in "
+                "agents/files.py); a config is a few levels deep"
+            )
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.append((key, depth + 1))
+                stack.append((value, depth + 1))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, depth + 1) for item in node.value)

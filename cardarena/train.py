@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from cardarena.agents.files import load_yaml
 from cardarena.agents.training.config import load_config
 from cardarena.agents.training.trainer import train
 from cardarena.envs.core.engine import ConfigError
@@ -68,7 +69,9 @@ def _setting(text: str) -> tuple[list[str], Any]:
     if not sep or not all(path):
         raise argparse.ArgumentTypeError(f"must be KEY=VALUE (e.g. ppo.n_epochs=4), got {text!r}")
     try:
-        return path, yaml.safe_load(value)
+        return path, load_yaml(value, f"--set {key}")
+    except ConfigError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
     except yaml.YAMLError as err:
         raise argparse.ArgumentTypeError(f"{key}: {value!r} is not a YAML value ({err})") from None
 

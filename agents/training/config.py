@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from cardarena.agents.files import YAML_MAX_BYTES, load_yaml
 from cardarena.agents.training.config_checks import (
     Bad,
     Checker,
@@ -375,8 +376,12 @@ def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> Tr
     path = find_config(path)
     if not path.is_file():
         raise ConfigError(f"config file {str(path)!r} is not a file")
-    try:  # safe_load builds plain data only: a python/object tag is an error, never a call
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if path.stat().st_size > YAML_MAX_BYTES:
+        raise ConfigError(
+            f"config file {path} is {path.stat().st_size} bytes; the limit is {YAML_MAX_BYTES}"
+        )
+    try:  # safe loading builds plain data only: a python/object tag is an error, never a call
+        data = load_yaml(path.read_text(encoding="utf-8"), str(path))
     except (yaml.YAMLError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path} is not a valid YAML config: {err}") from None
     if data is None:

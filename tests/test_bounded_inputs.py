@@ -1,0 +1,48 @@
+"""Every size a user gives is bounded before any work (issue: nothing lost, bounded inputs)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cardarena.agents.files import YAML_MAX_DEPTH, YAML_MAX_NODES, load_yaml
+from cardarena.agents.training.config import load_config
+from cardarena.envs.core.errors import ConfigError
+
+#: 9 levels of 9 aliases each: a few hundred bytes that expand to 9**9 values
+LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+)
+
+
+def test_nested_aliases_are_refused_quickly_with_a_short_error(tmp_path):
+    path = tmp_path / "bomb.yaml"
+    path.write_text("game: flip6\n" + LAUGHS)
+    assert len(path.read_bytes()) < 400
+    start = time.perf_counter()
+    with pytest.raises(ConfigError, match=f"more than {YAML_MAX_NODES} YAML values") as err:
+        load_config(path)
+    assert time.perf_counter() - start < 5 and len(str(err.value)) < 400
+
+
+def test_deep_nesting_is_refused():
+    with pytest.raises(ConfigError, match=f"deeper than {YAML_MAX_DEPTH} levels"):
+        load_yaml("[" * 40 + "]" * 40, "x")
+
+
+def test_ordinary_yaml_with_an_alias_still_loads():
+    assert load_yaml("a: &v 3\nb: *v\n", "x") == {"a": 3, "b": 3}
+    assert load_yaml("", "x") is None
+
+
+def test_a_set_value_with_nested_aliases_is_refused_at_the_command_line(capsys):
+    from cardarena.train import main
+
+    value = "{" + LAUGHS.strip().replace("\n", ", ") + "}"
+    start = time.perf_counter()
+    with pytest.raises(SystemExit) as exit_:
+        main(["--config", "configs/flip6.yaml", "--set", f"ppo.n_epochs={value}"])
+    assert exit_.value.code == 2 and time.perf_counter() - start < 5
+    err = capsys.readouterr().err
+    assert "--set ppo.n_epochs" in err and len(err) < 2000
