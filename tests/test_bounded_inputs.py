@@ -46,3 +46,16 @@ def test_a_set_value_with_nested_aliases_is_refused_at_the_command_line(capsys):
     assert exit_.value.code == 2 and time.perf_counter() - start < 5
     err = capsys.readouterr().err
     assert "--set ppo.n_epochs" in err and len(err) < 2000
+
+
+def test_a_replay_of_endless_bytes_is_refused_without_reading_it_all(tmp_path):
+    from cardarena.envs.core.replay import ReplayFormatError, reader
+
+    start = time.perf_counter()
+    with pytest.raises(ReplayFormatError, match="larger than .* bytes, the limit of a replay"):
+        reader.Replay.load("/dev/zero")
+    assert time.perf_counter() - start < 10
+    long_line = tmp_path / "long.jsonl"
+    long_line.write_text('{"x": "' + "a" * (reader.MAX_LINE_CHARS + 10) + '"}\n')
+    with pytest.raises(ReplayFormatError, match="a line of .* characters .the limit is"):
+        reader.Replay.load(long_line)

@@ -16,6 +16,12 @@ from cardarena.envs.core.registry import get_spec, names
 from cardarena.envs.core.replay.format import CHECK_EVERY, READS
 
 
+#: the largest replay file read (a replay of one game is a few kilobytes)
+MAX_REPLAY_BYTES = 64 * 2**20
+#: the longest line of a replay read (a header with a whole initial state is a few kilobytes)
+MAX_LINE_CHARS = 2**20
+
+
 class ReplayFormatError(CardArenaError, ValueError):
     """A file that is not a readable replay; ``reason`` says why, ``line`` where (1-based)."""
 
@@ -295,9 +301,20 @@ class Replay:
 
     @classmethod
     def load(cls, path: str | Path) -> Replay:
+        """Read a replay file (at most :data:`MAX_REPLAY_BYTES`, lines of at most
+        :data:`MAX_LINE_CHARS`: a replay of one game is a few kilobytes)."""
         path = Path(path)
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            with path.open("rb") as f:
+                data = f.read(MAX_REPLAY_BYTES + 1)
+            if len(data) > MAX_REPLAY_BYTES:
+                raise ReplayFormatError(
+                    str(path),
+                    f"larger than {MAX_REPLAY_BYTES} bytes, the limit of a replay "
+                    "(envs/core/replay/reader.py MAX_REPLAY_BYTES); a replay of one game is a "
+                    "few kilobytes: is this a replay?",
+                )
+            lines = data.decode("utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as err:
             raise ReplayFormatError(str(path), f"cannot read replay: {err}") from None
         return cls.parse(lines, path)
@@ -311,6 +328,10 @@ class Replay:
         replay: Replay | None = None
         engine: GameEngine | None = None
         for n, line in enumerate(lines, 1):
+            if len(line) > MAX_LINE_CHARS:
+                raise ReplayLineError(
+                    where, f"a line of {len(line)} characters (the limit is {MAX_LINE_CHARS})", n
+                )
             try:
                 item = json.loads(line)
             except (ValueError, RecursionError) as err:  # JSONDecodeError, 5,000-digit numbers
