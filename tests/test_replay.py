@@ -175,3 +175,21 @@ def test_every_game_round_trips_and_a_changed_action_is_caught(game, options, tm
             assert not verdict.ok and f"action {i + 1} " in verdict.text()
             break
         engine.apply(state, a)
+
+
+def test_control_characters_in_a_replays_names_never_reach_the_terminal(tmp_path):
+    """A player name is text from a file: an ANSI escape in it is shown escaped."""
+    import io
+
+    from cardarena.agents.tools.replay import view
+
+    path = tmp_path / "ansi.jsonl"
+    options = {"num_players": 2}
+    evil = "\x1b[2J\x1b[31mbot\x07"
+    record_game(path, "thegame", options, 7, [evil, "random"], _played("thegame", options, 7, 6))
+    replay = Replay.load(path)
+    assert replay.players[0] == "\\x1b[2J\\x1b[31mbot\\x07"
+    out = io.StringIO()
+    view(replay, out=out)
+    text = out.getvalue() + verify(path).text()
+    assert "\x1b" not in text and "\x07" not in text

@@ -15,7 +15,6 @@ from cardarena.envs.core.engine import MAX_ACTION_TEXT, CardArenaError, GameEngi
 from cardarena.envs.core.registry import get_spec, names
 from cardarena.envs.core.replay.format import CHECK_EVERY, READS
 
-
 #: the largest replay file read (a replay of one game is a few kilobytes)
 MAX_REPLAY_BYTES = 64 * 2**20
 #: the longest line of a replay read (a header with a whole initial state is a few kilobytes)
@@ -56,6 +55,14 @@ def _is_int(x: Any) -> bool:
 
 def _is_number(x: Any) -> bool:
     return (_is_int(x) or isinstance(x, float)) and x == x and abs(x) != float("inf")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (and so every terminal escape sequence) written as
+    a Python escape (``\\x1b``); printable text, non-ASCII letters included, is unchanged."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _shown(x: Any, limit: int = 60) -> str:
@@ -390,7 +397,9 @@ class Replay:
 
     @property
     def players(self) -> list[str]:
-        return list(self.header.get("players") or [])
+        """The player names, with control characters escaped (a name comes from a file: an ANSI
+        escape sequence in it must not reach the terminal)."""
+        return [printable(p) for p in self.header.get("players") or []]
 
     def engine(self) -> GameEngine:
         return get_spec(self.game).make_engine(**self.header.get("options", {}))
