@@ -204,7 +204,8 @@ class RatatatState:
         in_use=_cards("in_use", most=3),
         set_aside=_cards("set_aside"),
         pile_gen=sf.Int(0, BIG),
-        turns=sf.Int(0, lambda s: s.max_turns),
+        # after a knock the others' last turns go on past max_turns (R10 before R12)
+        turns=sf.Int(0, lambda s: s.max_turns + s.num_players - 2),
         played=sf.SeatMask(),
         knocker=sf.Seat(none=None),
         last_rows=_cards(most=_slots),
@@ -650,17 +651,20 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
 
     def _check_running(self, state: RatatatState, r: StateReader) -> None:
         data, decision, held = r.data, state.decision, state.held
+        # R12 ends the round at max_turns unless someone knocked: then R10's last turns run on
+        turn_cap = state.max_turns + (state.num_players - 1 if state.knocker >= 0 else 0)
         if (
             state.winners
             or state.set_aside
             or state.round_index >= state.num_rounds
-            or state.turns >= state.max_turns
+            or state.turns >= turn_cap
         ):
             raise r.error(
                 "over",
                 False,
                 "a running game has no winners, nothing set aside, round_index under "
-                "num_rounds and turns under max_turns",
+                "num_rounds and turns under max_turns (under max_turns + num_players - 1 after "
+                "a knock)",
             )
         if decision == NO_DECISION or state.decider < 0:
             raise r.error("decider", data["decider"], "a seat holding a decision")

@@ -1228,8 +1228,14 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 )
         if sum(alive) < 2:
             raise r.error("in_game", alive, "at least two seats in a running game (U6)")
-        if not alive[state.active] or state.decider < 0 or not alive[state.decider]:
-            raise r.error("decider", state.decider, "a seat in the game (and so the active seat)")
+        # the active seat may go out during its own turn's resolution, which then runs on
+        out_active = not alive[state.active] and state.phase != PH_RESOLUTION
+        if out_active or state.decider < 0 or not alive[state.decider]:
+            raise r.error(
+                "decider",
+                state.decider,
+                "a seat in the game (and so the active seat, unless its turn is resolving)",
+            )
 
     @staticmethod
     def _check_table(r: StateReader, state: SuicidiumState) -> None:
