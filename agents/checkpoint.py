@@ -100,8 +100,41 @@ def read(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
                 f"{path}: checkpoint version {meta.get('version')!r}; this cardarena reads "
                 f"version {VERSION}"
             )
+        limit = declared_bytes(meta)
+        size = zf.getinfo(ARRAYS).file_size
+        if limit is not None and size > limit:
+            raise ConfigError(
+                f"{path}: its arrays are {size} bytes, more than the network it declares "
+                f"(game {meta.get('game')!r}, net_arch {meta.get('policy', {}).get('net_arch')}) "
+                f"can hold ({limit} bytes at most); the file is damaged or not what it says"
+            )
         arrays = _load_npz(_member(zf, ARRAYS, path), path)
     return meta, arrays
+
+
+def declared_bytes(meta: dict[str, Any]) -> int | None:
+    """The most bytes the arrays of the network ``meta`` declares can take (actor and critic of
+    ``net_arch`` between the game's observation and actions, float64, with the optimizer's two
+    moments and room to spare); None when the metadata declares no network to measure by."""
+    from cardarena.envs.core.registry import names
+
+    policy = meta.get("policy")
+    game = meta.get("game")
+    arch = policy.get("net_arch") if isinstance(policy, dict) else None
+    if game not in names() or not isinstance(arch, list) or not arch:
+        return None
+    if not all(isinstance(h, int) and not isinstance(h, bool) and 0 < h <= 1 << 16 for h in arch):
+        return None
+    from cardarena.envs.core.registry import get_spec
+
+    spec = get_spec(game)
+    obs = spec.obs_size * (8 if policy.get("privileged_critic") else 1)  # the critic's input
+    actions = 4096  # more than any game's action count
+    dims = [obs, *arch]
+    params = sum(a * b + b for a, b in zip(dims, dims[1:])) * 2  # actor and critic trunks
+    params += arch[-1] * (actions + 1) + actions + 1  # action and value heads
+    copies = 3 if "optimizer" in meta else 1  # Adam's two moments
+    return params * 8 * copies + 2**20  # float64, and the npz headers
 
 
 def _load_npz(raw: bytes, path: Path) -> dict[str, np.ndarray]:

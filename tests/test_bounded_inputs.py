@@ -59,3 +59,19 @@ def test_a_replay_of_endless_bytes_is_refused_without_reading_it_all(tmp_path):
     long_line.write_text('{"x": "' + "a" * (reader.MAX_LINE_CHARS + 10) + '"}\n')
     with pytest.raises(ReplayFormatError, match="a line of .* characters .the limit is"):
         reader.Replay.load(long_line)
+
+
+def test_a_checkpoint_whose_arrays_outgrow_its_declared_network_is_refused_before_loading(tmp_path):
+    import numpy as np
+
+    from cardarena.agents import checkpoint
+
+    meta = {"game": "flip6", "env": {}, "policy": {"net_arch": [64, 64], "activation": "tanh"}}
+    small = tmp_path / "small.zip"
+    checkpoint.write(small, meta, {"w": np.zeros((225, 64), np.float32)})
+    assert checkpoint.read(small)[1]["w"].shape == (225, 64)
+    big = tmp_path / "big.zip"
+    checkpoint.write(big, meta, {"w": np.zeros((6000, 1000), np.float64)})  # 48 MB of zeros
+    assert big.stat().st_size < 2 * 2**20  # it compresses to almost nothing
+    with pytest.raises(ConfigError, match="more than the network it declares"):
+        checkpoint.read(big)
