@@ -21,6 +21,7 @@ and the plain-JSON fields of ``data``; no pickled field is ever decoded.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -131,7 +132,7 @@ def declared_bytes(meta: dict[str, Any]) -> int | None:
     obs = spec.obs_size * (8 if policy.get("privileged_critic") else 1)  # the critic's input
     actions = 4096  # more than any game's action count
     dims = [obs, *arch]
-    params = sum(a * b + b for a, b in zip(dims, dims[1:])) * 2  # actor and critic trunks
+    params = sum(a * b + b for a, b in itertools.pairwise(dims)) * 2  # actor and critic trunks
     params += arch[-1] * (actions + 1) + actions + 1  # action and value heads
     copies = 3 if "optimizer" in meta else 1  # Adam's two moments
     return params * 8 * copies + 2**20  # float64, and the npz headers

@@ -75,3 +75,32 @@ def test_a_checkpoint_whose_arrays_outgrow_its_declared_network_is_refused_befor
     assert big.stat().st_size < 2 * 2**20  # it compresses to almost nothing
     with pytest.raises(ConfigError, match="more than the network it declares"):
         checkpoint.read(big)
+
+
+def test_a_ray_address_that_does_not_answer_is_refused_within_the_timeout():
+    import socket
+
+    from cardarena.agents.evaluation.backends import check_ray_address
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.perf_counter()
+    with pytest.raises(ConfigError, match=f"127.0.0.1:{port} does not answer"):
+        check_ray_address(f"127.0.0.1:{port}", timeout=2)
+    assert time.perf_counter() - start < 5
+    with pytest.raises(ConfigError, match="is not host:port"):
+        check_ray_address("nowhere")
+    with socket.socket() as s:  # a listening port answers
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        check_ray_address(f"ray://127.0.0.1:{s.getsockname()[1]}", timeout=2)
+
+
+def test_a_tournament_too_large_for_one_run_is_refused_before_any_work(tmp_path):
+    from cardarena.agents.evaluation.tournament import MAX_GAMES, run_tournament
+
+    start = time.perf_counter()
+    with pytest.raises(ConfigError, match=f"more than {MAX_GAMES} in one run"):
+        run_tournament("flip6", ["ev", "random"], 10_000_000, {"num_players": 3}, progress=False)
+    assert time.perf_counter() - start < 5

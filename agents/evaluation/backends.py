@@ -256,6 +256,7 @@ def ray_session(workers: int, address: str | None) -> Iterator[Any]:
     if not ray.is_initialized():
         kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address:
+            check_ray_address(address)
             ray.init(address=address, **kwargs)
         else:
             env = {v: os.environ.get(v, "1") for v in _THREAD_VARS}
@@ -269,6 +270,33 @@ def ray_session(workers: int, address: str | None) -> Iterator[Any]:
     finally:
         if started:
             ray.shutdown()
+
+
+#: seconds a Ray cluster's address has to accept a connection before the run is refused
+RAY_CONNECT_TIMEOUT = 15.0
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """A ConfigError unless ``address`` (``host:port``, ``ray://host:port`` or ``auto``) accepts
+    a connection within ``timeout`` seconds: Ray itself retries a dead address for minutes."""
+    if address == "auto":
+        return
+    rest = address.split("://", 1)[-1]
+    host, sep, port = rest.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(
+            f"--address {address!r} is not host:port (e.g. 192.168.1.5:6379, ray://head:10001 "
+            "or auto)"
+        )
+    import socket
+
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as err:
+        raise ConfigError(
+            f"the Ray cluster at --address {address} does not answer (no connection within "
+            f"{timeout:g} s: {err}); start it (ray start --head) or check the address"
+        ) from None
 
 
 def run_ray(

@@ -32,6 +32,7 @@ from cardarena.agents.evaluation.backends import (
     TournamentError,
     build_agents,
     check_ray,
+    check_ray_address,
     run_local,
     run_ray,
 )
@@ -130,6 +131,19 @@ def _check_backend(backend: str, rank_by: str) -> None:
         raise ConfigError(f"rank_by must be one of {', '.join(RANK_BY)}, got {rank_by!r}")
 
 
+#: the most games one tournament plays (its schedule is built before the first game)
+MAX_GAMES = 2_000_000
+
+
+def _check_cluster(backend: str, address: str | None) -> None:
+    if backend == "ray":
+        check_ray()
+        if address:
+            check_ray_address(address)  # before any work: Ray retries a dead one for minutes
+    elif address:
+        raise ConfigError(f"an address ({address}) is for the ray backend; add backend='ray'")
+
+
 def _check_outputs(results_path: str | Path | None, record_dir: str | Path | None) -> None:
     if results_path is not None:
         _check_path("the results file", Path(results_path), directory=False)
@@ -207,14 +221,17 @@ def run_tournament(
     _at_least("the bootstrap resamples", bootstrap, 1, f"the default is {BOOTSTRAP}")
     if not agents:
         raise ConfigError("no agents given; name at least one (e.g. random)")
-    if backend == "ray":
-        check_ray()
-    elif address:
-        raise ConfigError(f"an address ({address}) is for the ray backend; add backend='ray'")
+    _check_cluster(backend, address)
     names = list(dict.fromkeys(agents))
     built = build_agents(game, names, os.getcwd())  # unknown agents, checkpoints of other games
     check_networks_fit(game, options or {}, built)  # e.g. a DEPRESSION agent at a SURVIVE table
     tables = plan_tables(game, list(agents), num_players, permutations)
+    if num_deals * len(tables) > MAX_GAMES:
+        raise ConfigError(
+            f"{num_deals} deals x {len(tables)} tables = {num_deals * len(tables)} games, more "
+            f"than {MAX_GAMES} in one run (MAX_GAMES in agents/evaluation/tournament.py); split "
+            "it into runs over seed ranges (--first-seed, --deals) with an --out each"
+        )
     _check_outputs(results_path, record_dir)
 
     order = {tuple(t): i for i, t in enumerate(tables)}
