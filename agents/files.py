@@ -127,6 +127,22 @@ def _lock(f: IO[str]) -> None:
     msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]
 
 
+def check_writable(what: str, path: Path, directory: bool) -> None:
+    """``path`` can be written (a ConfigError naming ``what`` otherwise): a directory
+    (``directory``) or a file, whose parents are (or can be made) directories."""
+    if directory and path.exists() and not path.is_dir():
+        raise ConfigError(f"{what} {path} is a file, not a directory; give a directory")
+    if not directory and path.is_dir():
+        raise ConfigError(f"{what} {path} is a directory; give a file name in it")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError(f"{what} {path}: {parent} is a file, not a directory")
+            if not os.access(parent, os.W_OK):
+                raise ConfigError(f"{what} {path}: {parent} is not writable")
+            break
+
+
 # ---- YAML a user gives (configs, --set values) -----------------------------------------------------
 
 #: bounds on a user's YAML, checked on the parsed node graph before any value is built, so that

@@ -105,9 +105,18 @@ def build_agent(
     if ":" in spec:
         module, _, factory = spec.partition(":")
         try:
-            built = getattr(importlib.import_module(module), factory)(game=game, seed=seed)
+            make = getattr(importlib.import_module(module), factory)
         except (ImportError, AttributeError) as err:
             raise ConfigError(f"cannot load agent {spec!r}: {err}") from None
+        if not callable(make):
+            raise ConfigError(f"{spec!r} is {make!r}, not a factory function")
+        try:
+            built = make(game=game, seed=seed)
+        except TypeError as err:  # not a factory(game=..., seed=...) at all
+            raise ConfigError(
+                f"agent factory {spec!r} cannot be called as {factory}(game=..., seed=...): "
+                f"{err}; a factory takes those two keywords and returns an object with act()"
+            ) from None
         if not hasattr(built, "act"):
             raise ConfigError(f"{spec!r} returned {built!r}, which has no act() method")
         return built

@@ -27,7 +27,7 @@ import yaml
 from cardarena.agents.files import load_yaml
 from cardarena.agents.training.config import load_config
 from cardarena.agents.training.trainer import train
-from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 
 def _count(low: int):
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
             resume=bool(args.resume),
             overwrite=args.overwrite,
         )
-    except ConfigError as err:
+    except CardArenaError as err:  # a bad setting, or a worker that failed: one line, no traceback
         print(f"error: {err}", file=sys.stderr)
         return 2
     summary = json.loads((run_dir / "summary.json").read_text())

@@ -53,3 +53,13 @@ def dies(game: str, seed: int | None = None) -> FaultyAgent:
 
 def raises(game: str, seed: int | None = None) -> FaultyAgent:
     return FaultyAgent("raises", seed)
+
+
+def dying_label_job(args: tuple) -> Any:
+    """A stand-in for a labelling job whose worker process is killed (as by the OOM killer)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def failing_label_job(args: tuple) -> Any:
+    """A stand-in for a labelling job that hits a bug."""
+    raise ValueError("a bug in the teacher")

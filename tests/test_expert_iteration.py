@@ -166,3 +166,19 @@ def test_train_py_refuses_a_bad_backend_before_any_work(tmp_path, capsys):
         train.main(["--config", str(path), "--backend", "spark"])
     assert exc.value.code == 2 and "invalid choice: 'spark'" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize(
+    ("job", "said"),
+    [("dying_label_job", "worker process died"), ("failing_label_job", "ValueError: a bug")],
+)
+def test_a_labelling_worker_that_dies_or_fails_is_one_clear_error(job, said):
+    import faulty_agents
+
+    from cardarena.agents.training.labels import _run_pool
+    from cardarena.envs.core.engine import CardArenaError
+
+    jobs = [("flip6", {}, "pimc", None, 3, 1, [0, 1]), ("flip6", {}, "pimc", None, 3, 1, [2, 3])]
+    with pytest.raises(CardArenaError, match=said) as err:
+        _run_pool(jobs, 2, getattr(faulty_agents, job))
+    assert "flip6 round 1 games 0..1" in str(err.value)

@@ -42,7 +42,7 @@ from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentR
 from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
 from cardarena.agents.evaluation.schedule import Key, check_networks_fit, make_chunks, plan_tables
 from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
-from cardarena.agents.files import OutputLock
+from cardarena.agents.files import OutputLock, check_writable
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.loop import play
@@ -107,22 +107,6 @@ def _at_least(name: str, value: Any, low: int, fix: str) -> None:
         raise ConfigError(f"{name} must be an integer >= {low}, got {value!r}; {fix}")
 
 
-def _check_path(what: str, path: Path, directory: bool) -> None:
-    """``path`` can be written: a directory (``directory``) or a file, whose parents are (or can
-    be made) directories."""
-    if directory and path.exists() and not path.is_dir():
-        raise ConfigError(f"{what} {path} is a file, not a directory; give a directory")
-    if not directory and path.is_dir():
-        raise ConfigError(f"{what} {path} is a directory; give a file name in it")
-    for parent in path.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise ConfigError(f"{what} {path}: {parent} is a file, not a directory")
-            if not os.access(parent, os.W_OK):
-                raise ConfigError(f"{what} {path}: {parent} is not writable")
-            break
-
-
 # ---- many games --------------------------------------------------------------------------------
 def _check_backend(backend: str, rank_by: str) -> None:
     if backend not in ("local", "ray"):
@@ -146,9 +130,9 @@ def _check_cluster(backend: str, address: str | None) -> None:
 
 def _check_outputs(results_path: str | Path | None, record_dir: str | Path | None) -> None:
     if results_path is not None:
-        _check_path("the results file", Path(results_path), directory=False)
+        check_writable("the results file", Path(results_path), directory=False)
     if record_dir is not None:
-        _check_path("the replay directory", Path(record_dir), directory=True)
+        check_writable("the replay directory", Path(record_dir), directory=True)
 
 
 def _open_store(

@@ -22,6 +22,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from cardarena.agents.files import check_writable
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import CardArenaError, ConfigError, GameEngine
 from cardarena.envs.core.loop import decide
@@ -181,6 +182,10 @@ def play_human(
 
     options = dict(options or {})
     spec = get_spec(game)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ConfigError(f"the deal seed must be an integer >= 0, got {seed!r} (or leave it out)")
+    if record_dir is not None:
+        check_writable("the replay directory (--record)", Path(record_dir), directory=True)
     num_players = table_size(game, agents, options.pop("num_players", None))
     options["num_players"] = num_players
     engine = spec.make_engine(**options)

@@ -199,9 +199,12 @@ def label_games(
     return concat(parts)
 
 
-def _run_pool(jobs: list[tuple], workers: int) -> list[dict[str, np.ndarray]]:
+def _run_pool(jobs: list[tuple], workers: int, job: Any = _job) -> list[dict[str, np.ndarray]]:
+    """The jobs on a pool of ``workers`` spawned processes (``job``: what each runs, a test's
+    failing stand-in too); a worker that dies or fails is one CardArenaError naming its games."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     from cardarena.agents.evaluation.backends import single_threaded_children
 
@@ -209,7 +212,37 @@ def _run_pool(jobs: list[tuple], workers: int) -> list[dict[str, np.ndarray]]:
         single_threaded_children(),  # the workers are as many as the cores
         ProcessPoolExecutor(min(workers, len(jobs)), mp.get_context("spawn")) as pool,
     ):
-        return list(pool.map(_job, jobs))  # map keeps the jobs' order
+        futures = [pool.submit(job, args) for args in jobs]
+        out = []
+        for args, future in zip(jobs, futures, strict=True):
+            try:
+                out.append(future.result())  # in the jobs' order
+            except BrokenProcessPool:
+                for f in futures:
+                    f.cancel()
+                raise CardArenaError(
+                    f"a labelling worker process died (killed, or out of memory) while playing "
+                    f"{_games_of(args)}; nothing of this round is kept"
+                ) from None
+            except CardArenaError:
+                raise
+            except Exception as err:  # noqa: BLE001 - a bug in an agent: say where
+                for f in futures:
+                    f.cancel()
+                raise CardArenaError(
+                    f"labelling {_games_of(args)} failed: {type(err).__name__}: "
+                    f"{str(err).splitlines()[0] if str(err) else ''}"
+                ) from None
+        return out
+
+
+def _games_of(job: tuple) -> str:
+    game, _options, teacher, _network, seed, round_index, part = job
+    return (
+        f"{game} round {round_index} games {part[0]}..{part[-1]} (teacher {teacher}, seed {seed})"
+        if part
+        else f"{game} round {round_index}"
+    )
 
 
 def _run_ray(jobs: list[tuple], workers: int, address: str | None) -> list[dict[str, np.ndarray]]:
