@@ -104,3 +104,27 @@ def test_a_tournament_too_large_for_one_run_is_refused_before_any_work(tmp_path)
     with pytest.raises(ConfigError, match=f"more than {MAX_GAMES} in one run"):
         run_tournament("flip6", ["ev", "random"], 10_000_000, {"num_players": 3}, progress=False)
     assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--human", "0", "--seed", "-1"], "the deal seed must be an integer >= 0, got -1"),
+        (["--human", "0", "--record", "FILE/sub"], "is a file, not a directory"),
+        (["--deals", "1", "--no-report"], "cannot be called as getcwd(game=..., seed=...)"),
+    ],
+)
+def test_the_command_line_answers_bad_arguments_with_one_line(
+    tmp_path, monkeypatch, capsys, args, said
+):
+    import io
+
+    from cardarena import evaluate
+
+    (tmp_path / "FILE").write_text("not a directory")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    agents = ["ev", "ev", "ev"] if "--human" in args else ["os:getcwd", "ev", "ev", "ev"]
+    code = evaluate.main(["--game", "flip6", *args, "--agents", *agents, "--out", "r.json"])
+    err = capsys.readouterr().err
+    assert code == 2 and said in err and "Traceback" not in err and len(err.splitlines()) == 1

@@ -162,6 +162,13 @@ def _players(game: str, lineup: list[str], seed: int) -> dict[int, Any]:
     return players
 
 
+def _check_seed_and_record(seed: Any, record_dir: str | Path | None) -> None:
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ConfigError(f"the deal seed must be an integer >= 0, got {seed!r} (or leave it out)")
+    if record_dir is not None:
+        check_writable("the replay directory (--record)", Path(record_dir), directory=True)
+
+
 def play_human(
     game: str,
     seat: int,
@@ -182,10 +189,7 @@ def play_human(
 
     options = dict(options or {})
     spec = get_spec(game)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"the deal seed must be an integer >= 0, got {seed!r} (or leave it out)")
-    if record_dir is not None:
-        check_writable("the replay directory (--record)", Path(record_dir), directory=True)
+    _check_seed_and_record(seed, record_dir)
     num_players = table_size(game, agents, options.pop("num_players", None))
     options["num_players"] = num_players
     engine = spec.make_engine(**options)
