@@ -28,6 +28,7 @@ from typing import Any
 
 from cardarena.agents.evaluation.records import GameRecord
 from cardarena.agents.evaluation.schedule import Chunk
+from cardarena.agents.parent_watch import watch_parent
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 Done = Callable[[list[GameRecord]], None]
@@ -99,6 +100,7 @@ def _failed(game: str, chunk: Chunk, err: BaseException) -> TournamentError:
 def _pool_init(
     game: str, options: dict[str, Any], specs: list[str], base_dir: str, record_dir: str | None
 ) -> None:
+    watch_parent()  # a killed evaluate.py takes its workers with it
     _WORKER["game"] = game
     _WORKER["options"] = options
     _WORKER["agents"] = build_agents(game, specs, base_dir)

@@ -226,7 +226,9 @@ def _pool_map(
     else:
         import multiprocessing as mp
 
-        with mp.get_context("fork").Pool(workers) as pool:
+        from cardarena.agents.parent_watch import watch_parent
+
+        with mp.get_context("fork").Pool(workers, initializer=watch_parent) as pool:
             for res in budget.steps(pool.imap(fn, jobs), phase, len(jobs), "jobs"):
                 results.append(res)
                 if bar:

@@ -207,10 +207,13 @@ def _run_pool(jobs: list[tuple], workers: int, job: Any = _job) -> list[dict[str
     from concurrent.futures.process import BrokenProcessPool
 
     from cardarena.agents.evaluation.backends import single_threaded_children
+    from cardarena.agents.parent_watch import watch_parent
 
     with (
         single_threaded_children(),  # the workers are as many as the cores
-        ProcessPoolExecutor(min(workers, len(jobs)), mp.get_context("spawn")) as pool,
+        ProcessPoolExecutor(
+            min(workers, len(jobs)), mp.get_context("spawn"), initializer=watch_parent
+        ) as pool,
     ):
         futures = [pool.submit(job, args) for args in jobs]
         out = []

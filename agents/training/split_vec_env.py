@@ -51,6 +51,9 @@ def _masks(venv: DummyVecEnv) -> np.ndarray | None:
 def _worker(remote: Any, parent_remote: Any, fns: CloudpickleWrapper) -> None:
     from threadpoolctl import threadpool_limits
 
+    from cardarena.agents.parent_watch import watch_parent
+
+    watch_parent()  # a killed train.py takes this worker with it
     parent_remote.close()
     # one thread for BLAS and OpenMP: this process steps games (small numpy products) next to
     # the training process, and extra threads only fight it for the cores
