@@ -201,8 +201,6 @@ def _expert_iteration(cfg, args: argparse.Namespace) -> int:
     """An ``expert_iteration`` run (no PPO): rounds of search labels, then the final evaluation."""
     from cardarena.agents.training.expert_iteration import train_expert_iteration
 
-    if args.resume:
-        raise ConfigError("an expert-iteration run cannot --resume; start it again")
     run_dir = train_expert_iteration(
         cfg,
         not args.no_progress,
@@ -210,6 +208,7 @@ def _expert_iteration(cfg, args: argparse.Namespace) -> int:
         args.backend,
         args.address,
         overwrite=args.overwrite,
+        resume=bool(args.resume),  # from the last finished round (rounds.json)
     )
     summary = json.loads((run_dir / "summary.json").read_text())
     final = summary["final_eval"]

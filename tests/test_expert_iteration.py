@@ -182,3 +182,56 @@ def test_a_labelling_worker_that_dies_or_fails_is_one_clear_error(job, said):
     with pytest.raises(CardArenaError, match=said) as err:
         _run_pool(jobs, 2, getattr(faulty_agents, job))
     assert "flip6 round 1 games 0..1" in str(err.value)
+
+
+def test_a_killed_run_resumes_from_its_last_round_to_the_uninterrupted_result(tmp_path):
+    """SIGKILL in the middle of round 1, ``--resume``: the same networks and rounds as a run
+    never interrupted, for the same seed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import yaml
+
+    from cardarena.agents import checkpoint
+
+    def config(name):
+        cfg = _config(tmp_path / name, rounds=2, epochs=5, keep_rounds=1)
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(yaml.safe_dump(cfg))
+        return path
+
+    assert train.main(["--config", str(config("whole")), "--no-progress"]) == 0
+    whole = tmp_path / "whole" / "run"
+    cut = tmp_path / "cut" / "run"
+    cmd = [sys.executable, "train.py", "--config", str(config("cut")), "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and proc.poll() is None:
+            progress = cut / "rounds.json"
+            if progress.exists() and len(json.loads(progress.read_text())["rounds"]) == 1:
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)  # in round 1
+        proc.wait()
+    finally:
+        proc.kill()
+    assert not (cut / "summary.json").exists() and not (cut / "round_1.zip").exists()
+    assert train.main(["--resume", str(cut), "--no-progress"]) == 0
+    a, b = (json.loads((d / "summary.json").read_text()) for d in (whole, cut))
+    assert b["resumed"] and not a["resumed"]
+    timing = ("label_seconds", "seconds")
+    strip = [[{k: v for k, v in r.items() if k not in timing} for r in s["rounds"]] for s in (a, b)]
+    assert strip[0] == strip[1] and len(strip[0]) == 2
+    for name in ("round_1.zip", "final.zip"):
+        (_, want), (_, got) = checkpoint.read(whole / name), checkpoint.read(cut / name)
+        assert sorted(want) == sorted(got)
+        assert all(np.array_equal(want[k], got[k]) for k in want), name
+    assert not (cut / "labels_0.npz").exists()  # keep_rounds=1: round 0's labels are dropped
+    assert b["final_eval"] == a["final_eval"]
+    # a finished run does not resume again
+    assert train.main(["--resume", str(cut), "--no-progress"]) == 2

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -169,20 +170,27 @@ def run_rounds(
     trained: bool = False,
     progress: bool = False,
     budget: Any = None,
+    history: list[dict[str, Any]] | None = None,
+    kept: list[dict[str, np.ndarray]] | None = None,
+    on_round: Any = None,
 ) -> list[dict[str, Any]]:
     """The ``expert_iteration.rounds`` rounds on ``learner`` (``trained``: it already plays, e.g.
     after a warm start, so round 0's rollouts may use it); one summary per round. ``budget`` (a
     :class:`~agents.training.budget.TimeBudget`): a round starts only if it still fits (estimated
-    by the round before), none if the budget is already spent."""
+    by the round before), none if the budget is already spent. A resumed run passes the
+    ``history`` of its finished rounds and the labels it still fits on (``kept``), and goes on
+    from the next round; ``on_round(r, labels, history)`` runs after each round (the run
+    directory's saves)."""
     from cardarena.agents.training.budget import TimeBudget
-    from cardarena.agents.training.checkpoints import save_model
 
     budget = budget if budget is not None else TimeBudget(None)
 
     ex = cfg.expert_iteration
-    kept: list[dict[str, np.ndarray]] = []
-    history = []
-    for r in budget.steps(range(ex.rounds), "expert iteration", ex.rounds, "rounds", least=0):
+    history = list(history or [])
+    kept = list(kept or [])
+    first = len(history)
+    todo = range(first, ex.rounds)
+    for r in budget.steps(todo, "expert iteration", len(todo), "rounds", least=0):
         started = time.perf_counter()
         network = network_layers(learner.policy) if ex.network_rollout and trained else None
         labels = label_games(
@@ -235,9 +243,87 @@ def run_rounds(
                 f"{info['agreement_after']:.3f}",
                 flush=True,
             )
-        if run_dir is not None:
+        if on_round is not None:
+            on_round(r, labels, history)
+        elif run_dir is not None:
+            from cardarena.agents.training.checkpoints import save_model
+
             save_model(learner, run_dir / f"round_{r}.zip", cfg)
     return history
+
+
+# ---- the run directory: each finished round saved, so a killed run resumes --------------------
+#: the file naming the finished rounds (written last in each round: a round it lists is whole)
+PROGRESS = "rounds.json"
+
+
+def _labels_path(run_dir: Path, r: int) -> Path:
+    return run_dir / f"labels_{r}.npz"
+
+
+def _saver(cfg: TrainConfig, learner: Any, run_dir: Path, budget: Any) -> Any:
+    """The per-round save: the network, the round's labels (as many rounds as are still fitted
+    on), then the progress file, atomically and in that order."""
+    from cardarena.agents.files import atomic_write_text, atomic_writer
+    from cardarena.agents.training.checkpoints import save_model
+
+    keep = cfg.expert_iteration.keep_rounds
+
+    def on_round(r: int, labels: dict[str, np.ndarray], history: list[dict[str, Any]]) -> None:
+        save_model(learner, run_dir / f"round_{r}.zip", cfg)
+        with atomic_writer(_labels_path(run_dir, r), "wb") as f:
+            np.savez(f, **labels)
+        progress = {"rounds": history, "run_seconds": round(budget.elapsed(), 3)}  # with spent
+        atomic_write_text(run_dir / PROGRESS, json.dumps(progress, indent=1))
+        if keep:
+            for old in range(r - keep + 1):
+                _labels_path(run_dir, old).unlink(missing_ok=True)
+
+    return on_round
+
+
+def _resume_point(
+    cfg: TrainConfig, learner: Any, run_dir: Path
+) -> tuple[list[dict[str, Any]], list[dict[str, np.ndarray]], float]:
+    """The finished rounds' history, the labels still fitted on, the seconds spent; the learner
+    loaded with the last finished round's network. Nothing finished: a fresh start."""
+    from cardarena.agents import checkpoint
+
+    path = run_dir / PROGRESS
+    if not path.exists():
+        return [], [], 0.0
+    try:
+        progress = json.loads(path.read_text())
+        history = list(progress["rounds"])
+        spent = float(progress.get("run_seconds", 0.0))
+    except (ValueError, KeyError, TypeError) as err:
+        raise ConfigError(
+            f"{path} is damaged ({err}); start the run over with --overwrite"
+        ) from None
+    if not history:
+        return [], [], spent
+    last = len(history) - 1
+    keep = cfg.expert_iteration.keep_rounds
+    window = range(max(0, last - keep + 1) if keep else 0, last + 1)
+    needed = [run_dir / f"round_{last}.zip", *(_labels_path(run_dir, r) for r in window)]
+    missing = [p.name for p in needed if not p.exists()]
+    if missing:
+        raise ConfigError(
+            f"{run_dir} lacks {missing} of its {len(history)} finished rounds; it cannot resume "
+            "exactly: start it over with --overwrite"
+        )
+    import torch
+
+    meta, arrays = checkpoint.read(run_dir / f"round_{last}.zip")
+    names = list(learner.policy.state_dict())
+    if any(k not in arrays for k in names):
+        raise ConfigError(f"{run_dir / f'round_{last}.zip'} does not fit this run's network")
+    learner.policy.load_state_dict({k: torch.from_numpy(arrays[k].copy()) for k in names})
+    kept = []
+    for r in window:
+        with np.load(_labels_path(run_dir, r), allow_pickle=False) as npz:
+            kept.append({k: npz[k] for k in npz.files})
+    return history, kept, spent
 
 
 def train_expert_iteration(
@@ -248,18 +334,23 @@ def train_expert_iteration(
     address: str | None = None,
     budget: Any = None,
     overwrite: bool = False,
+    resume: bool = False,
 ) -> Any:
     """An expert-iteration run (``train.py`` with ``expert_iteration.rounds`` > 0): the warm
     start if set, the rounds, ``final.zip``, the final evaluation and ``summary.json``; returns
     the run directory. ``cfg.time_limit_minutes`` (or ``budget``) caps the warm start and the
     rounds, not the final evaluation (agents/training/budget.py). A directory holding a run is
-    refused unless ``overwrite``; one run at a time per directory (``trainer.run_lock``)."""
+    refused unless ``overwrite``; one run at a time per directory (``trainer.run_lock``).
+
+    Each finished round is saved (its network ``round_<r>.zip``, its labels ``labels_<r>.npz``,
+    then ``rounds.json``), so ``resume`` continues a killed run from its last finished round,
+    to the same result as a run never interrupted."""
     from cardarena.agents.training.trainer import run_lock
 
-    lock = run_lock(cfg, overwrite=overwrite)
+    lock = run_lock(cfg, resume=resume, overwrite=overwrite)
     try:
         return _train_expert_iteration(
-            cfg, progress_bar, workers, backend, address, budget, overwrite
+            cfg, progress_bar, workers, backend, address, budget, overwrite, resume
         )
     finally:
         lock.release()
@@ -273,6 +364,7 @@ def _train_expert_iteration(
     address: str | None,
     budget: Any,
     overwrite: bool,
+    resume: bool,
 ) -> Any:
     import torch
 
@@ -286,13 +378,20 @@ def _train_expert_iteration(
 
     if workers < 1:
         raise ConfigError(f"workers must be at least 1, got {workers}")
-    run_dir, _, _ = _prepare_run_dir(cfg, resume=False, overwrite=overwrite)
-    budget = budget if budget is not None else TimeBudget.from_config(cfg)
-    start = time.perf_counter()
     learner = build_learner(cfg)
+    history: list[dict[str, Any]] = []
+    kept: list[dict[str, np.ndarray]] = []
+    spent = 0.0
+    if resume:
+        run_dir = Path(cfg.output_dir)
+        history, kept, spent = _resume_point(cfg, learner, run_dir)
+    else:
+        run_dir, _, _ = _prepare_run_dir(cfg, resume=False, overwrite=overwrite)
+    budget = budget if budget is not None else TimeBudget.from_config(cfg, spent)
+    start = time.perf_counter()
     threads = cfg.torch_threads.counts()[1]
     info: dict[str, Any] = {}
-    if cfg.warm_start.imitate:
+    if cfg.warm_start.imitate and not history:  # resumed after a round: the warm start is in it
         info = warm_start(learner, cfg, progress_bar, threads, budget)
         atomic_write(run_dir / "warm_start.json", json.dumps(info))
     torch.set_num_threads(threads)
@@ -303,9 +402,12 @@ def _train_expert_iteration(
         workers,
         backend,
         address,
-        trained=bool(cfg.warm_start.imitate),
+        trained=bool(cfg.warm_start.imitate) or bool(history),
         progress=True,
         budget=budget,
+        history=history,
+        kept=kept,
+        on_round=_saver(cfg, learner, run_dir, budget),
     )
     train_seconds = time.perf_counter() - start
     run_seconds = budget.elapsed()
@@ -330,7 +432,7 @@ def _train_expert_iteration(
         "steps_per_second": 0.0,
         "run_seconds": round(run_seconds, 1),
         "final_eval_seconds": round(final_eval_seconds, 1),
-        "resumed": False,
+        "resumed": bool(resume),
         "time_limit": budget.report(run_seconds),
         "rounds": rounds,
         "final_eval": {"against": against, "deals": cfg.eval.final_deals, **final},

@@ -90,6 +90,7 @@ def build_model(cfg: TrainConfig, vec: Any, tensorboard_log: str | None = None) 
 RUN_MARKS = ("trainer_state.json", "summary.json", "final.zip")
 #: what ``--overwrite`` clears before a new run starts in a directory holding one
 RUN_FILES = (
+    "rounds.json",
     "trainer_state.json",
     "summary.json",
     "final.zip",
@@ -168,8 +169,9 @@ def _clear_run(run_dir: Path) -> None:
 
     for name in RUN_FILES:
         (run_dir / name).unlink(missing_ok=True)
-    for path in run_dir.glob("round_*.zip"):
-        path.unlink()
+    for pattern in ("round_*.zip", "labels_*.npz"):
+        for path in run_dir.glob(pattern):
+            path.unlink()
     for folder in RUN_FOLDERS:
         shutil.rmtree(run_dir / folder, ignore_errors=True)
 
