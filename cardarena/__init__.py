@@ -25,3 +25,8 @@ if _os.path.isfile(_os.path.join(_ROOT, "setup.py")) and _os.path.isfile(
     _os.path.join(_ROOT, "envs", "core", "spec.py")
 ):  # a checkout: cardarena.envs, .agents, .configs are the folders envs/, agents/, configs/
     __path__.append(_ROOT)
+
+# the ids cardarena/<game>-v0 with gymnasium and PettingZoo, now or when they are first imported
+# (the registry imports no game, no gymnasium, no PettingZoo): gymnasium.make works after a plain
+# `import cardarena`, and gymnasium.make("cardarena:cardarena/flip6-v0") with no import at all
+from cardarena import envs as _envs  # noqa: E402,F401

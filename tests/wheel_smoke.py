@@ -29,6 +29,15 @@ assert users_agents.OWNER == "user", users_agents.__file__
 
 BIN = Path(sys.executable).parent  # the venv's console scripts (the venv need not be activated)
 
+# the plain ids: after a bare `import cardarena`, and through gymnasium's module:id with no import
+for code in (
+    "import cardarena, gymnasium; gymnasium.make('cardarena/flip6-v0').reset(seed=0)",
+    "import gymnasium; gymnasium.make('cardarena:cardarena/thegame-v0').reset(seed=0)",
+    "import cardarena, pettingzoo; assert 'cardarena/sevn-v0' in pettingzoo.aec_registry",
+):
+    subprocess.run([sys.executable, "-c", code], check=True)
+print("plain ids: gymnasium.make after `import cardarena` and with cardarena:<id>: ok")
+
 
 def random_game(game: str, seed: int) -> int:
     env = envs.make(game)
