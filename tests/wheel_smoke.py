@@ -29,6 +29,11 @@ assert users_agents.OWNER == "user", users_agents.__file__
 
 BIN = Path(sys.executable).parent  # the venv's console scripts (the venv need not be activated)
 
+# the licence ships in the wheel
+from importlib.metadata import files  # noqa: E402
+
+assert any(f.name == "LICENSE" for f in files("cardarena") or []), "no LICENSE in the wheel"
+
 # the plain ids: after a bare `import cardarena`, and through gymnasium's module:id with no import
 for code in (
     "import cardarena, gymnasium; gymnasium.make('cardarena/flip6-v0').reset(seed=0)",
