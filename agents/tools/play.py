@@ -23,6 +23,7 @@ from typing import IO, Any
 import numpy as np
 
 from cardarena.agents.files import check_writable
+from cardarena.commands import for_user, prog
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import CardArenaError, ConfigError, GameEngine
 from cardarena.envs.core.loop import decide
@@ -257,8 +258,8 @@ def play_human(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m cardarena.agents.tools.play",
-        description=__doc__,
+        prog=prog("play"),
+        description=for_user(__doc__ or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--game", default="flip6", help=f"one of {names()}")

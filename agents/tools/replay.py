@@ -18,6 +18,7 @@ import os
 import sys
 from typing import IO, Any
 
+from cardarena.commands import for_user, prog
 from cardarena.envs.core.engine import CardArenaError, GameEngine
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
@@ -132,8 +133,8 @@ def verify_file(path: str) -> Verdict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m cardarena.agents.tools.replay",
-        description=__doc__,
+        prog=prog("replay"),
+        description=for_user(__doc__ or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="+", help="replay files (.jsonl)")
