@@ -8,6 +8,7 @@ also ``python train.py`` and friends. The texts are written with the checkout's 
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import sys
@@ -41,3 +42,10 @@ def prog(command: str) -> str:
     """argparse's ``prog`` for ``command``: the console script or the checkout's form."""
     checkout, script = COMMANDS[command]
     return script if installed_command() == script else checkout
+
+
+class UserHelp(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description formatter whose whole help goes through :func:`for_user`."""
+
+    def format_help(self) -> str:
+        return for_user(super().format_help())

@@ -43,7 +43,7 @@ from cardarena.agents.evaluation.tournament import (
     make_engine,
     run_tournament,
 )
-from cardarena.commands import for_user, prog
+from cardarena.commands import UserHelp, prog
 from cardarena.envs.core import options as core_options
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 from cardarena.envs.core.registry import get_spec, names
@@ -52,8 +52,8 @@ from cardarena.envs.core.registry import get_spec, names
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog("evaluate"),
-        description=for_user(__doc__ or ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
+        formatter_class=UserHelp,
     )
     parser.add_argument("--game", default="flip6", help=f"one of {names()}")
     parser.add_argument(

@@ -27,7 +27,7 @@ import yaml
 from cardarena.agents.files import load_yaml
 from cardarena.agents.training.config import load_config
 from cardarena.agents.training.trainer import train
-from cardarena.commands import for_user, prog
+from cardarena.commands import UserHelp, prog
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 
@@ -93,8 +93,8 @@ def _nest(settings: list[tuple[list[str], Any]]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog("train"),
-        description=for_user(__doc__ or ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
+        formatter_class=UserHelp,
     )
     parser.add_argument("--config", help="YAML config, e.g. configs/flip6.yaml")
     parser.add_argument(

@@ -23,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 
 from cardarena.agents.files import check_writable
-from cardarena.commands import for_user, prog
+from cardarena.commands import UserHelp, for_user, prog
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import CardArenaError, ConfigError, GameEngine
 from cardarena.envs.core.loop import decide
@@ -252,15 +252,19 @@ def play_human(
         scores = engine.scores(state)
         say(f"game over: {verdict(spec.cooperative, seat, winners, who)}. scores {scores}")
     if writer is not None:
-        say(f"replay saved: {writer.path}  (python -m cardarena.agents.tools.replay {writer.path})")
+        say(
+            for_user(
+                f"replay saved: {writer.path}  (python -m cardarena.agents.tools.replay {writer.path})"
+            )
+        )
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog("play"),
-        description=for_user(__doc__ or ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
+        formatter_class=UserHelp,
     )
     parser.add_argument("--game", default="flip6", help=f"one of {names()}")
     parser.add_argument("--seat", type=int, default=0, help="your seat (0-based)")

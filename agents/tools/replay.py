@@ -18,7 +18,7 @@ import os
 import sys
 from typing import IO, Any
 
-from cardarena.commands import for_user, prog
+from cardarena.commands import UserHelp, prog
 from cardarena.envs.core.engine import CardArenaError, GameEngine
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
@@ -134,8 +134,8 @@ def verify_file(path: str) -> Verdict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog("replay"),
-        description=for_user(__doc__ or ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__,
+        formatter_class=UserHelp,
     )
     parser.add_argument("files", nargs="+", help="replay files (.jsonl)")
     parser.add_argument("--seat", type=int, default=None, help="show what this seat saw")
