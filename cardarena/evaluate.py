@@ -196,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
             bootstrap=args.bootstrap,
             record_dir=args.record,
             rank_by=args.rank_by,
+            command=["evaluate.py", *(sys.argv[1:] if argv is None else argv)],
         )
     except CardArenaError as err:
         print(f"error: {err}", file=sys.stderr)

@@ -107,3 +107,18 @@ def test_a_format_1_file_without_checksums_is_still_read(tmp_path, results):
     path.write_text("\n".join(lines) + "\n")
     again = run_tournament("flip6", LINEUP, 2, OPTIONS, progress=False, results_path=path)
     assert again.played == 0
+
+
+def test_a_results_file_says_what_made_it(tmp_path, monkeypatch):
+    from cardarena import evaluate
+
+    monkeypatch.chdir(tmp_path)
+    args = ["--game", "flip6", "--agents", "zoo:flip6", "ev", "random", "--num-players", "3"]
+    assert evaluate.main([*args, "--deals", "1", "--no-report", "--out", "r.json"]) == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    made = data["made_by"]
+    assert data["format"] == 1 and "--deals" in made["command"]
+    assert made["versions"]["cardarena"] and made["versions"]["numpy"]
+    assert len(made["fingerprints"]["zoo:flip6"]) == 16 and made["fingerprints"]["ev"] is None
+    run = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
+    assert run["format"] == 2 and run["made_by"]["versions"] == made["versions"]

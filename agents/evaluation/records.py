@@ -49,6 +49,37 @@ class GameRecord:
         return record
 
 
+#: the version of the result file's layout (``evaluate.py --out``)
+RESULT_FORMAT = 1
+
+
+def provenance(
+    fingerprints: dict[str, Any] | None = None, command: list[str] | None = None
+) -> dict[str, Any]:
+    """What makes a result: the command line (``command``, else this process's), the time,
+    cardarena's, Python's and the main libraries' versions, and the agents' checkpoint
+    fingerprints (file hashes)."""
+    import platform
+    import sys
+    import time
+    from importlib import metadata
+
+    versions = {"python": platform.python_version()}
+    for package in ("cardarena", "numpy", "torch", "gymnasium", "pettingzoo"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = None
+    return {
+        "command": list(command)
+        if command is not None
+        else ([sys.argv[0].rsplit("/", 1)[-1], *sys.argv[1:]] if sys.argv else []),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "versions": versions,
+        "fingerprints": dict(fingerprints or {}),
+    }
+
+
 @dataclass
 class TournamentResult:
     game: str
@@ -67,6 +98,8 @@ class TournamentResult:
     reused: int = 0  # games read back from the results file
     bootstrap: int = BOOTSTRAP
     rank_by: str = "rating"  # leaderboard order: "rating" (the fit) or "win-rate"
+    #: what made the result: the command, the versions, the agents' checkpoint fingerprints
+    made_by: dict[str, Any] = field(default_factory=dict)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # ---- statistics ----------------------------------------------------------------------
@@ -155,6 +188,8 @@ class TournamentResult:
         """Setup and statistics, and (``games``) every game."""
         board = self.team_summaries() if self.cooperative else self.summaries()
         out: dict[str, Any] = {
+            "format": RESULT_FORMAT,
+            "made_by": self.made_by or provenance(),
             "game": self.game,
             "options": self.options,
             "agents": self.agents,

@@ -38,7 +38,7 @@ from cardarena.agents.evaluation.backends import (
 )
 from cardarena.agents.evaluation.lockstep import batch_kind
 from cardarena.agents.evaluation.ratings import finishing_ranks
-from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentResult
+from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentResult, provenance
 from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
 from cardarena.agents.evaluation.schedule import Key, check_networks_fit, make_chunks, plan_tables
 from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
@@ -142,6 +142,7 @@ def _open_store(
     num_players: int,
     names: list[str],
     fresh: bool,
+    command: list[str] | None = None,
 ) -> tuple[ResultsStore | None, dict[Key, GameRecord]]:
     """The results file (None: none) and the games it already holds."""
     if results_path is None:
@@ -151,6 +152,7 @@ def _open_store(
         "game": game,
         "config": {**options, "num_players": num_players},
         "fingerprints": {s: agent_fingerprint(s) for s in names},
+        "made_by": provenance(command=command),
     }
     store = ResultsStore(results_path, header)
     store.lock = OutputLock(store.path, "--out").acquire()  # one run per results file
@@ -181,6 +183,7 @@ def run_tournament(
     bootstrap: int = BOOTSTRAP,
     record_dir: str | Path | None = None,
     rank_by: str = "rating",
+    command: list[str] | None = None,
 ) -> TournamentResult:
     """Play ``num_deals`` deck seeds x every table of ``agents`` (rotations, or every seating
     with ``permutations``), on ``backend`` "local" (``workers`` processes) or "ray".
@@ -191,7 +194,8 @@ def run_tournament(
     cluster, give a directory every node shares). Every argument is checked, and every agent
     built, before the first game; a failure while playing raises
     :class:`~agents.evaluation.backends.TournamentError`, with the games finished before it kept in
-    the results file.
+    the results file. ``command`` is the command line recorded as what made the result
+    (``made_by``: with the versions and the checkpoints' fingerprints; default this process's).
     """
     # every check before anything is played or written
     _check_backend(backend, rank_by)
@@ -220,7 +224,7 @@ def run_tournament(
 
     order = {tuple(t): i for i, t in enumerate(tables)}
     wanted: list[Key] = [(first_seed + d, tuple(t)) for d in range(num_deals) for t in tables]
-    store, have = _open_store(results_path, game, options, num_players, names, fresh)
+    store, have = _open_store(results_path, game, options, num_players, names, fresh, command)
     start = time.perf_counter()
     bar = None
     try:
@@ -242,6 +246,7 @@ def run_tournament(
             reused=len(wanted) - len(todo),
             bootstrap=bootstrap,
             rank_by=rank_by,
+            made_by=provenance({s: agent_fingerprint(s) for s in names}, command),
         )
         if progress and todo:
             from tqdm import tqdm
