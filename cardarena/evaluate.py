@@ -134,7 +134,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=int, default=None, help="deal seed of the --human game (random if omitted)"
     )
+    parser.add_argument(
+        "--describe",
+        metavar="zoo:NAME",
+        help="print a pretrained agent's model card (training, strength, file) and exit",
+    )
     args = parser.parse_args(argv)
+    if args.describe is not None:
+        from cardarena.agents.model_cards import describe
+
+        try:
+            print(describe(args.describe))
+        except ConfigError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        return 0
     if args.agents is None and args.human is None:
         parser.error("the following arguments are required: --agents")
     try:
