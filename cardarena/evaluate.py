@@ -49,6 +49,18 @@ from cardarena.envs.core.engine import CardArenaError, ConfigError
 from cardarena.envs.core.registry import get_spec, names
 
 
+def _describe(spec: str) -> int:
+    """``--describe zoo:NAME``: the model card."""
+    from cardarena.agents.model_cards import describe
+
+    try:
+        print(describe(spec))
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog("evaluate"),
@@ -141,14 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.describe is not None:
-        from cardarena.agents.model_cards import describe
-
-        try:
-            print(describe(args.describe))
-        except ConfigError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 2
-        return 0
+        return _describe(args.describe)
     if args.agents is None and args.human is None:
         parser.error("the following arguments are required: --agents")
     try:
