@@ -49,6 +49,18 @@ from cardarena.envs.core.engine import CardArenaError, ConfigError
 from cardarena.envs.core.registry import get_spec, names
 
 
+def _check_counts(args: argparse.Namespace) -> None:
+    for flag, value, low, fix in (
+        ("--deals", args.deals, 1, "each deal is one deck seed played at every table"),
+        ("--first-seed", args.first_seed, 0, "deck seeds are non-negative"),
+        ("--workers", args.workers, 1, "--workers 1 plays in this process"),
+        ("--bootstrap", args.bootstrap, 1, f"the default is {BOOTSTRAP} resamples"),
+        ("--batch-games", args.batch_games, 1, f"the default is {BATCH_GAMES}"),
+    ):
+        if value < low:
+            raise ConfigError(f"{flag} must be at least {low}, got {value}; {fix}")
+
+
 def _describe(spec: str) -> int:
     """``--describe zoo:NAME``: the model card."""
     from cardarena.agents.model_cards import describe
@@ -158,15 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the following arguments are required: --agents")
     try:
         options = parse_options(args.option, args.num_players)
-        for flag, value, low, fix in (
-            ("--deals", args.deals, 1, "each deal is one deck seed played at every table"),
-            ("--first-seed", args.first_seed, 0, "deck seeds are non-negative"),
-            ("--workers", args.workers, 1, "--workers 1 plays in this process"),
-            ("--bootstrap", args.bootstrap, 1, f"the default is {BOOTSTRAP} resamples"),
-            ("--batch-games", args.batch_games, 1, f"the default is {BATCH_GAMES}"),
-        ):
-            if value < low:
-                raise ConfigError(f"{flag} must be at least {low}, got {value}; {fix}")
+        _check_counts(args)
         if args.human is None and args.agents:
             num_players = make_engine(args.game, options).num_players
             if args.permutations:
