@@ -25,6 +25,7 @@ Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVA
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int8_t, uint32_t, uint64_t
 from libc.math cimport pow
 from libc.string cimport memcpy, memset
@@ -724,20 +725,29 @@ cdef inline double mt_random(MT *r) noexcept nogil:
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
 
 
-cdef int mt_load(MT *r, object py) except -1:
-    """The state of a ``random.Random`` (``getstate``)."""
-    cdef tuple internal = py.getstate()[1]
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"flip6 rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
     cdef int k
     for k in range(MT_N):
-        r.mt[k] = <uint32_t>internal[k]
-    r.index = internal[MT_N]
-    return 0
-
-
-cdef int mt_store(MT *r, object py) except -1:
-    """Back into the ``random.Random`` (``setstate``), its Gaussian cache kept."""
-    version, _, gauss = py.getstate()
-    py.setstate((version, tuple([r.mt[k] for k in range(MT_N)] + [r.index]), gauss))
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
     return 0
 
 
@@ -1203,6 +1213,24 @@ cdef class NativeState:
         apply_action(&self.s, self.bg, action)
         return True
 
+    def resample_hidden(self, rng):
+        """``RaceGame.resample_hidden`` (any seat: only the draw pile's order and the generator
+        are hidden): a copy drawing from ``default_rng(rng.integers(2**63))``, its draw pile
+        sorted, then ordered by ``rng.permutation``; the same draws from ``rng``."""
+        cdef NativeState st = self.clone(np.random.default_rng(int(rng.integers(2**63))))
+        cdef int i, j, m = st.s.ndraw
+        cdef int8_t c
+        for i in range(1, m):  # sorted(): an insertion sort of at most 26 cards
+            c = st.s.draw[i]
+            j = i - 1
+            while j >= 0 and st.s.draw[j] > c:
+                st.s.draw[j + 1] = st.s.draw[j]
+                j -= 1
+            st.s.draw[j + 1] = c
+        cdef object bits = rng.bit_generator
+        shuffle(bitgen_of(rng), st.s.draw, m)
+        return st
+
     def rollouts(self, int count, seed, str horizon="game"):
         """``count`` random-legal-action playouts from this state, all inside C: to the end of
         the game (``horizon="game"``: the returns) or of the round in progress (``"round"``:
@@ -1476,8 +1504,9 @@ def play_out(list states, str policy="random", start=None, seeds=None, py=None,
     if m == 0:
         return values
     cdef double[:, ::1] vals = values
+    saved = None
     if py is not None and p.policy == POLICY_RANDOM:
-        mt_load(&mt, py)
+        saved = mt_load(&mt, py)
     for i in range(m):
         st = <NativeState>states[i]
         if seeds is not None and p.policy == POLICY_RANDOM:
@@ -1485,8 +1514,8 @@ def play_out(list states, str policy="random", start=None, seeds=None, py=None,
         with nogil:
             play_c(&st.s, st.bg, &p)
             value_c(&st.s, to_round, &vals[i, 0])
-    if py is not None and p.policy == POLICY_RANDOM:
-        mt_store(&mt, py)
+    if saved is not None:
+        mt_store(&mt, py, saved)
     return values
 
 
@@ -1499,11 +1528,12 @@ def _python_randoms(seed, int count, py=None):
     """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
     Mersenne Twister of the random rollout policy (for the tests)."""
     cdef MT mt
+    saved = None
     if py is not None:
-        mt_load(&mt, py)
+        saved = mt_load(&mt, py)
     else:
         mt_seed(&mt, <uint64_t>seed)
     out = [mt_random(&mt) for _ in range(count)]
-    if py is not None:
-        mt_store(&mt, py)
+    if saved is not None:
+        mt_store(&mt, py, saved)
     return out
