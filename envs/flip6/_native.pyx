@@ -1381,7 +1381,7 @@ cdef int check_states(list states) except -1:
                 f"flip6 rollouts: states of {n} and {(<NativeState>st).s.n} players; allowed: "
                 f"one player count per call")
         n = (<NativeState>st).s.n
-    return n
+    return n if n > 0 else 0  # no states: 0 seats
 
 
 def policy_action(state, str policy, int threshold=15, double risk_margin=0.0):

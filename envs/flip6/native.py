@@ -156,9 +156,11 @@ class NativeFlip6Game(Flip6Game):
         (the end of round ``start``, default each state's own: the standing, or the returns if
         the game ended) or N decisions. Random actions and reshuffles from
         ``default_rng(seed)``; the states and their generators are unchanged."""
-        return _native.rollout_batch(
-            self._native_states(states), policy, horizon, seed, rollouts, start, **options
-        )
+        states = self._native_states(states)
+        if not states:
+            _native.rollout_batch(states, policy, horizon, seed, rollouts, start, **options)
+            return np.zeros((0, self.num_players)), 0
+        return _native.rollout_batch(states, policy, horizon, seed, rollouts, start, **options)
 
     def play_out(
         self,
@@ -172,7 +174,10 @@ class NativeFlip6Game(Flip6Game):
         """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
         float64[len(states), seats], those of the Python rollout from the same generators (the
         random policy's actions from ``random.Random(seeds[i])`` or the one ``py``)."""
-        return _native.play_out(self._native_states(states), policy, start, seeds, py, **options)
+        states = self._native_states(states)
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, **options)
 
     def policy_action(self, state: Any, policy: str, **options: Any) -> int | None:
         """The action of the C port of ``policy`` for the deciding seat (None: game over)."""
