@@ -189,10 +189,15 @@ def test_play_out_gives_the_python_rollouts_values_from_the_same_generators(
     assert ours.native is not None and ours.native[0] == policy and theirs.native is None
     starts = _starts(native, 60, seed=3)
     seeds = [int(s) for s in np.random.default_rng(4).integers(2**63, size=len(starts))]
-    worlds = [native.clone(s, rng=np.random.default_rng(seed)) for s, seed in zip(starts, seeds)]
+    worlds = [
+        native.clone(s, rng=np.random.default_rng(seed))
+        for s, seed in zip(starts, seeds, strict=True)
+    ]
     rounds = [ours.start(s) for s in starts]
-    copies = [python.clone(s.to_python(), rng=np.random.default_rng(seed)) for s, seed in
-              zip(starts, seeds)]
+    copies = [
+        python.clone(s.to_python(), rng=np.random.default_rng(seed))
+        for s, seed in zip(starts, seeds, strict=True)
+    ]
     want = [
         theirs.run(c, random.Random(seed), start)
         for c, seed, start in zip(copies, seeds, rounds, strict=True)
@@ -200,8 +205,10 @@ def test_play_out_gives_the_python_rollouts_values_from_the_same_generators(
     if horizon == "game":
         got = ours.run_many(worlds, seeds)
     else:  # one batch per start round
-        got = [ours.run_many([w], [seed], start)[0] for w, seed, start in
-               zip(worlds, seeds, rounds, strict=True)]
+        got = [
+            ours.run_many([w], [seed], start)[0]
+            for w, seed, start in zip(worlds, seeds, rounds, strict=True)
+        ]
     assert got == want
     for w, c in zip(worlds, copies, strict=True):
         assert native.to_dict(w) == python.to_dict(c)
@@ -216,8 +223,9 @@ def test_play_out_with_one_python_generator_consumes_it_as_the_python_rollouts_d
     starts = _starts(native, 20, seed=8)
     theirs = Rollout("flip6", SPEC, python, "random", "game")
     py, ref = random.Random(99), random.Random(99)
-    copies = [python.clone(s.to_python(), rng=np.random.default_rng(i)) for i, s in
-              enumerate(starts)]
+    copies = [
+        python.clone(s.to_python(), rng=np.random.default_rng(i)) for i, s in enumerate(starts)
+    ]
     worlds = [native.clone(s, rng=np.random.default_rng(i)) for i, s in enumerate(starts)]
     want = [theirs.run(c, ref) for c in copies]
     got = native.play_out(worlds, "random", py=py)
