@@ -340,3 +340,16 @@ def test_search_decides_the_same_with_rollouts_in_c_as_in_python(spec: str) -> N
             native.apply(state, a)
             decisions += 1
     assert decisions >= 30
+
+
+def test_the_search_speed_bench_rolls_out_natively_where_it_can_and_says_so() -> None:
+    from bench.search_speed import policy_speed, positions
+
+    native = NativeFlip6Game(num_players=4)
+    starts = positions(native, 5, seed=1)
+    for policy in ("random", "ev"):
+        rate, core = policy_speed("flip6", SPEC, native, starts, policy, 0.02)
+        assert rate > 0 and core == "native batch (C)"
+    python = Flip6Game(num_players=4)
+    rate, core = policy_speed("flip6", SPEC, python, positions(python, 5, seed=1), "ev", 0.02)
+    assert rate > 0 and core == "python Rollout"
