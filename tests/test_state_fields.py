@@ -222,7 +222,8 @@ def mutate_lists(value: Any) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_clone_copies_every_list_and_the_generator(name: str) -> None:
-    spec = envs.get_spec(name)  # the declared state classes: the Python core
+    spec = envs.get_spec(name)  # the Python engine's compiled dataclass clone (the native
+    # state's clone copies a C struct: tests/test_native_<game>.py)
     engine = spec.make_engine(core="python", num_players=spec.engine_cls.max_players)
     state = engine.new_game(np.random.default_rng(3))
     rng = np.random.default_rng(3)
@@ -274,7 +275,9 @@ def test_card_parser_and_text_table() -> None:
 
 
 def test_the_default_returns_scores_and_winners_read_the_state() -> None:
-    game = envs.get_spec("flip6").make_engine(core="python", num_players=3)  # the base's defaults
+    # GameEngine's defaults on a Python state whose fields the test writes (native states are
+    # read-only: their engine answers from the C struct)
+    game = envs.get_spec("flip6").make_engine(core="python", num_players=3)
     state = game.new_game(np.random.default_rng(0))
     assert game.returns(state) == [0.0] * 3 and game.winners(state) == []
     ended = copy.copy(state)

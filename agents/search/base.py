@@ -26,6 +26,9 @@ class SearchAgent(Agent):
     uses_worlds = True
     uses_observation = False
     uses_view = False
+    #: play the rollouts in C where the engine ports the rollout policy (``Rollout.native``):
+    #: the same values, so the same decisions; False keeps them in Python (benches, tests)
+    native_rollouts = True
 
     def __init__(
         self,
@@ -89,6 +92,7 @@ class SearchAgent(Agent):
                 self.horizon,
                 agents,
                 leaf,
+                native=self.native_rollouts,
             )
         py = random.Random(int(self.rng.integers(2**63)))
         rollout.reseed(py)

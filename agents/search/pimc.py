@@ -54,7 +54,7 @@ class PimcAgent(SearchAgent):
 
     def search(self, worlds: Any, legal: list[int], rollout: Rollout, py: random.Random) -> int:
         engine, seat = worlds.engine, worlds.seat
-        clone, apply, run = engine.clone, engine.apply, rollout.run
+        clone, apply, run_many = engine.clone, engine.apply, rollout.run_many
         samples: list[list[float]] = []  # per world and rollout: the value of every action
         start = None
         default = None
@@ -68,14 +68,16 @@ class PimcAgent(SearchAgent):
                     default = legal.index(
                         decide(worlds.spec, engine, world, seat, agent, rollout.mask)
                     )
+            states, seeds = [], []  # every rollout of this world, one batch (run_many)
             for _ in range(self.rollouts):
                 seed = py.getrandbits(63)
-                row = []
                 for action in legal:
                     state = clone(world, rng=np.random.default_rng(seed))
                     apply(state, action, seat)
-                    row.append(run(state, random.Random(seed), start, seat))
-                samples.append(row)
+                    states.append(state)
+                    seeds.append(seed)
+            flat = run_many(states, seeds, start, seat)
+            samples.extend(flat[i : i + len(legal)] for i in range(0, len(flat), len(legal)))
             if default is not None and self.min_worlds and w + 1 == self.min_worlds:
                 if _challenger(np.asarray(samples), default, -HOPELESS) is None:
                     break

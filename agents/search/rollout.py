@@ -8,6 +8,12 @@ Rollouts copy and advance engine states directly (``engine.clone``, ``legal_acti
 * a scripted baseline of the game (``ev``, ``greedy``, ...): one instance per seat, played through
   ``envs.core.loop.play`` so it reads exactly what it reads in a real game.
 
+On an engine with rollout policies in C (``engine.rollout_policies``: the policy names and the
+options of each port, e.g. flip6's native engine, ``envs/flip6/native.py``) a rollout of such a
+policy runs there instead (``engine.play_out``), in place and with the same generators, so its
+values and therefore the search's decisions are those of the Python path; ``run_many`` plays a
+whole batch in one call. Given agents (a network, expert iteration) always play in Python.
+
 The value of a rollout is ``engine.returns`` of its last state (thegame: the team's shared
 return). With ``horizon="round"`` a rollout of a game played over rounds stops when the round in
 progress at the root of the search ends and values the position by ``engine.standing`` (the lead
@@ -42,6 +48,7 @@ class Rollout:
         horizon: str,
         agents: list[Any] | None = None,
         leaf: Any = None,
+        native: bool = True,
     ):
         if horizon not in HORIZONS:
             raise ConfigError(f"horizon must be one of {list(HORIZONS)}, got {horizon!r}")
@@ -64,6 +71,12 @@ class Rollout:
                     f"{list(scripted(game))}, got {policy!r}"
                 )
             self.agents = [build_agent(game, policy, seed=s) for s in range(engine.num_players)]
+        #: (policy, options) of the engine's C port of the policy, or None: rollouts in Python
+        self.native: tuple[str, dict[str, Any]] | None = None
+        ports = getattr(engine, "rollout_policies", None)
+        if native and ports and agents is None and policy in ports:
+            options = {k: getattr(self.agents[0], k) for k in ports[policy]} if self.agents else {}
+            self.native = (policy, options)
 
     def reseed(self, rng: random.Random) -> None:
         """Re-seed the scripted agents (called once per search, from the searching agent's rng)."""
@@ -83,6 +96,14 @@ class Rollout:
         value of :meth:`start` at the search's root); the value of every seat, or of ``seat``
         alone when given (one leaf evaluation instead of one per seat)."""
         engine = self.engine
+        if self.native is not None and self.native[0] != "random":
+            # (a random rollout of one state stays here: handing ``rng``'s state to C and back
+            # costs more than the native engine's Python loop; run_many seeds C directly)
+            policy, options = self.native
+            values = engine.play_out([state], policy, start, **options)[0]  # type: ignore[attr-defined]
+            if self.leaf is not None:
+                return self.value(state) if seat is None else self.value_of(state, seat)
+            return values.tolist() if seat is None else float(values[seat])
         if self.agents is None:
             legal_actions, apply, is_over = engine.legal_actions, engine.apply, engine.is_over
             pick = rng.random
@@ -109,6 +130,24 @@ class Rollout:
 
             play(self.spec, engine, state, self.agents, until=until, mask=self.mask)
         return self.value(state) if seat is None else self.value_of(state, seat)
+
+    def run_many(
+        self, states: list[Any], seeds: list[int], start: int | None = None, seat: int | None = None
+    ) -> list[Any]:
+        """``run(states[i], random.Random(seeds[i]), start, seat)`` for every i, in order: one
+        call into C where the engine has the policy natively, else one ``run`` after another."""
+        if self.native is None:
+            return [
+                self.run(state, random.Random(s), start, seat)
+                for state, s in zip(states, seeds, strict=True)
+            ]
+        policy, options = self.native
+        values = self.engine.play_out(states, policy, start, seeds=seeds, **options)  # type: ignore[attr-defined]
+        if self.leaf is not None:
+            if seat is None:
+                return [self.value(state) for state in states]
+            return [self.value_of(state, seat) for state in states]
+        return values.tolist() if seat is None else values[:, seat].tolist()
 
     def value_of(self, state: Any, seat: int) -> float:
         """``value(state)[seat]``, computing that seat's only."""

@@ -13,11 +13,21 @@ so the same seed gives the same game on either core and the generator ends in th
 The encoder computes every float as ``encoding.py`` does (double precision, rounded to float32 at
 the end, the same operations in the same order), so the observation is byte-identical.
 
+The rollout policies are the C ports of the scripted baselines of ``agents/baselines/flip6.py``
+(``threshold``, ``ev``): functions of the state that compute what the baseline reads in its
+``view`` with the same double-precision operations in the same order (the odds in the order of the
+view's dicts, sums left to right), so they pick the same action; ``tests/test_native_rollouts.py``
+holds them to the Python agents. The engine knows nothing of agents: the Python baselines are the
+reference. ``rollout_batch`` and ``play_out`` play many rollouts in one call.
+
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int8_t, uint32_t, uint64_t
+from libc.math cimport pow
 from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
@@ -433,6 +443,355 @@ cdef void standing_c(F6 *s, double *out) noexcept nogil:
             if j != k and s.scores[j] > best:
                 best = s.scores[j]
         out[k] = (s.scores[k] - best) / <double>s.target
+
+
+# ---- rollout policies: the scripted baselines of agents/baselines/flip6.py --------------------
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_THRESHOLD = 1
+    POLICY_EV = 2
+
+POLICIES = {"random": POLICY_RANDOM, "threshold": POLICY_THRESHOLD, "ev": POLICY_EV}
+
+
+cdef struct Odds:
+    int m  # entries, in the order of the view's dict (draw_odds)
+    int card[11]
+    double p[11]
+
+
+cdef inline int view_round_score(F6 *s, int seat) noexcept nogil:
+    """The view's ``round_scores[seat]``: the round score while in the round, else 0."""
+    return round_score(s, seat, 0) if s.status[seat] == IN_ROUND else 0
+
+
+cdef inline int view_values(F6 *s, int seat) noexcept nogil:
+    """The view's ``values[seat]`` as a bit mask (none once busted)."""
+    return 0 if s.status[seat] == BUSTED else s.values[seat]
+
+
+cdef void draw_odds_c(F6 *s, Odds *o) noexcept nogil:
+    """``draw_odds(view)``: the unseen cards by kind (the draw pile), or the discard pile by first
+    appearance when the draw pile is empty (F16); probabilities ``n / total``."""
+    cdef int counts[11]
+    cdef int k, c, seat, total = 0
+    o.m = 0
+    if s.ndraw > 0:
+        for k in range(NK):
+            counts[k] = DECK_COUNTS[k]
+        for k in range(s.ndiscard):
+            counts[s.discard[k]] -= 1
+        for seat in range(s.n):
+            for k in range(s.ntable[seat]):
+                counts[s.table[seat][k]] -= 1
+        for k in range(s.naside):
+            counts[s.aside[k]] -= 1
+        for k in range(NK):
+            if counts[k] > 0:
+                o.card[o.m] = k
+                o.m += 1
+    else:
+        for k in range(NK):
+            counts[k] = 0
+        for k in range(s.ndiscard):
+            c = s.discard[k]
+            if counts[c] == 0:
+                o.card[o.m] = c
+                o.m += 1
+            counts[c] += 1
+    for k in range(o.m):
+        total += counts[o.card[k]]
+    if total == 0:
+        o.m = 0
+    for k in range(o.m):
+        o.p[k] = counts[o.card[k]] / <double>total
+
+
+cdef inline double odds_of(Odds *o, int card) noexcept nogil:
+    cdef int k
+    for k in range(o.m):
+        if o.card[k] == card:
+            return o.p[k]
+    return 0.0
+
+
+cdef double bust_probability_c(F6 *s, Odds *o, int seat) noexcept nogil:
+    """``bust_probability(view, seat)``: the odds of the values held, ascending."""
+    cdef double total = 0.0
+    cdef int v, values = view_values(s, seat)
+    for v in range(7):
+        if values >> v & 1:
+            total += odds_of(o, v)
+    return total
+
+
+cdef double hit_value_c(F6 *s, Odds *o, int seat) noexcept nogil:
+    """``ExpectedValueAgent.hit_value``: the expected change of the round score from one card."""
+    cdef int held = view_values(s, seat), nheld = popcount(view_values(s, seat))
+    cdef int score = view_round_score(s, seat)
+    cdef int mult = 2 if s.dbl[seat] else 1
+    cdef int k, c, gain
+    cdef double p, ev = 0.0
+    for k in range(o.m):
+        c = o.card[k]
+        p = o.p[k]
+        if c <= 6:
+            if held >> c & 1:
+                ev += p * (-1.0 if s.life[seat] else <double>(-score))
+            else:
+                gain = c * mult
+                if nheld == 5:
+                    gain += 6
+                ev += p * <double>gain
+        elif c == DOUBLE:
+            ev += p * <double>(score if not s.dbl[seat] else 0)
+        elif c == EXTRA_LIFE:
+            ev += p * 1.0
+        elif c == FREEZE or c == FLIP3:
+            ev += p * 0.5
+    return ev
+
+
+cdef inline int can_hit(F6 *s) noexcept nogil:
+    return s.ndraw > 0 or s.ndiscard > 0
+
+
+cdef int threshold_action(F6 *s, int threshold) noexcept nogil:
+    """``ThresholdAgent.act``: hit below ``threshold`` round points; FREEZE/FLIP3 hit the leader."""
+    cdef int me = s.decider, t, key, best = -2147483647, leader = -1, rs
+    if s.decision == TURN:
+        if not can_hit(s):
+            return STAY
+        rs = view_round_score(s, me)
+        if s.scores[me] + rs >= s.target:
+            return STAY
+        return HIT if rs < threshold else STAY
+    for t in range(s.n):  # the other targets, ascending: the first best is the smallest seat
+        if t != me and s.status[t] == IN_ROUND:
+            key = s.scores[t] + view_round_score(s, t)
+            if key > best:
+                best = key
+                leader = t
+    return TARGET0 + (me if leader < 0 else leader)
+
+
+cdef int ev_turn(F6 *s, int me, double risk_margin) noexcept nogil:
+    cdef Odds o
+    cdef int k
+    if not can_hit(s):
+        return STAY
+    if s.scores[me] + view_round_score(s, me) >= s.target:
+        return STAY
+    for k in range(s.n):  # someone banks a win on their next stay: we cannot wait
+        if k != me and s.status[k] == IN_ROUND and s.scores[k] + view_round_score(s, k) >= s.target:
+            return HIT
+    draw_odds_c(s, &o)
+    return HIT if hit_value_c(s, &o, me) > risk_margin else STAY
+
+
+cdef int ev_freeze_target(F6 *s, int me) noexcept nogil:
+    cdef Odds o
+    cdef int t, best_t = -1, others = 0, me_in = s.status[me] == IN_ROUND
+    cdef double harm, best = 0.0, closeness, target = <double>s.target
+    draw_odds_c(s, &o)
+    for t in range(s.n):
+        if t != me and s.status[t] == IN_ROUND:
+            others += 1
+    if me_in and (
+        others == 0
+        or (bust_probability_c(s, &o, me) >= 0.35 and view_round_score(s, me) >= 8)
+    ):
+        return me
+    if others == 0:
+        return me
+    for t in range(s.n):
+        if t != me and s.status[t] == IN_ROUND:
+            closeness = (s.scores[t] + 1) / target
+            harm = (closeness * 10.0 - <double>view_round_score(s, t)) + 5.0 * (
+                1.0 - bust_probability_c(s, &o, t))
+            if best_t < 0 or harm > best:
+                best = harm
+                best_t = t
+    return best_t
+
+
+cdef int ev_flip3_target(F6 *s, int me) noexcept nogil:
+    cdef Odds o
+    cdef int t, best_t = -1
+    cdef double loss, best = 0.0, risk, risk3
+    draw_odds_c(s, &o)
+    for t in range(s.n):
+        if t != me and s.status[t] == IN_ROUND:
+            risk = bust_probability_c(s, &o, t)
+            risk3 = 1.0 - pow(1.0 - risk, 3.0)
+            loss = (risk3 * <double>(view_round_score(s, t) + 1)) * (
+                1.0 + s.scores[t] / <double>s.target)
+            if best_t < 0 or loss > best:
+                best = loss
+                best_t = t
+    if best_t < 0:
+        return me
+    if s.status[me] == IN_ROUND and hit_value_c(s, &o, me) > 2.0 and best < 2.0:
+        return me
+    return best_t
+
+
+cdef int ev_action(F6 *s, double risk_margin) noexcept nogil:
+    """``ExpectedValueAgent.act``: price a hit by counting cards; aim FREEZE/FLIP3 to hurt."""
+    cdef int me = s.decider
+    if s.decision == TURN:
+        return ev_turn(s, me, risk_margin)
+    if s.decision == TARGET_FREEZE:
+        return TARGET0 + ev_freeze_target(s, me)
+    return TARGET0 + ev_flip3_target(s, me)
+
+
+# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t mt[624]
+    int index
+
+
+cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
+    cdef uint32_t key[2]
+    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > length else length
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000UL
+
+
+cdef uint32_t mt_next(MT *r) noexcept nogil:
+    cdef uint32_t y
+    cdef uint32_t *mt = r.mt
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        r.index = 0
+    y = mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
+    y ^= (y << 15) & <uint32_t>0xEFC60000UL
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT *r) noexcept nogil:
+    """``random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"flip6 rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
+    cdef int k
+    for k in range(MT_N):
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
+    return 0
+
+
+# ---- playing rollouts in C ----------------------------------------------------------------------
+cdef struct Play:
+    int policy
+    int threshold  # ThresholdAgent.threshold
+    double risk_margin  # ExpectedValueAgent.risk_margin
+    int use_mt  # the random policy's actions: random.random() of mt (1), or the bit generator (0)
+    MT *mt
+    bitgen_t *pick  # the bit generator of the random policy's actions (use_mt 0)
+    int to_round  # stop when the round index is no longer ``start``
+    int start
+    long long max_decisions
+
+
+cdef inline int policy_action_c(F6 *s, Play *p) noexcept nogil:
+    cdef int acts[8]
+    cdef int m
+    if p.policy == POLICY_THRESHOLD:
+        return threshold_action(s, p.threshold)
+    if p.policy == POLICY_EV:
+        return ev_action(s, p.risk_margin)
+    m = legal(s, acts)
+    if p.use_mt:
+        return acts[<int>(mt_random(p.mt) * m)]
+    return acts[random_interval(p.pick, <uint64_t>(m - 1))]
+
+
+cdef long long play_c(F6 *w, bitgen_t *bg, Play *p) noexcept nogil:
+    """Play ``w`` on with the policy (reshuffles from ``bg``) to the horizon; decisions made."""
+    cdef long long made = 0
+    while not w.over and made < p.max_decisions and not (p.to_round and w.round_index != p.start):
+        apply_action(w, bg, policy_action_c(w, p))
+        made += 1
+    return made
+
+
+cdef inline void value_c(F6 *w, int cut, double *out) noexcept nogil:
+    """The returns when the game ended or the horizon is the game's end, else the standing."""
+    if w.over or not cut:
+        returns_c(w, out)
+    else:
+        standing_c(w, out)
 
 
 # ---- the encoder (encoding.py's arithmetic, see its docstring) ---------------------------------
@@ -854,6 +1213,24 @@ cdef class NativeState:
         apply_action(&self.s, self.bg, action)
         return True
 
+    def resample_hidden(self, rng):
+        """``RaceGame.resample_hidden`` (any seat: only the draw pile's order and the generator
+        are hidden): a copy drawing from ``default_rng(rng.integers(2**63))``, its draw pile
+        sorted, then ordered by ``rng.permutation``; the same draws from ``rng``."""
+        cdef NativeState st = self.clone(np.random.default_rng(int(rng.integers(2**63))))
+        cdef int i, j, m = st.s.ndraw
+        cdef int8_t c
+        for i in range(1, m):  # sorted(): an insertion sort of at most 26 cards
+            c = st.s.draw[i]
+            j = i - 1
+            while j >= 0 and st.s.draw[j] > c:
+                st.s.draw[j + 1] = st.s.draw[j]
+                j -= 1
+            st.s.draw[j + 1] = c
+        cdef object bits = rng.bit_generator
+        shuffle(bitgen_of(rng), st.s.draw, m)
+        return st
+
     def rollouts(self, int count, seed, str horizon="game"):
         """``count`` random-legal-action playouts from this state, all inside C: to the end of
         the game (``horizon="game"``: the returns) or of the round in progress (``"round"``:
@@ -982,6 +1359,181 @@ cdef class NativeState:
         return self.s.decisions
 
 
+# ---- rollouts in one call (the search agents' batch entry points) -------------------------------
+cdef int policy_id(str policy) except -1:
+    if policy not in POLICIES:
+        raise ConfigError(
+            f"flip6 rollouts: policy {policy!r}; allowed: {sorted(POLICIES)} (the C ports of "
+            f"the random player and of the scripted baselines)")
+    return POLICIES[policy]
+
+
+cdef int check_states(list states) except -1:
+    cdef object st
+    cdef int n = -1
+    for st in states:
+        if type(st) is not NativeState:
+            raise ConfigError(
+                f"flip6 rollouts: a {type(st).__name__} among the states; allowed: native states "
+                f"(NativeFlip6Game's, or NativeState.from_python of a Flip6State)")
+        if n >= 0 and (<NativeState>st).s.n != n:
+            raise ConfigError(
+                f"flip6 rollouts: states of {n} and {(<NativeState>st).s.n} players; allowed: "
+                f"one player count per call")
+        n = (<NativeState>st).s.n
+    return n if n > 0 else 0  # no states: 0 seats
+
+
+def policy_action(state, str policy, int threshold=15, double risk_margin=0.0):
+    """The action the C port of ``policy`` (``threshold`` or ``ev``, with the baseline's option)
+    picks for the deciding seat of ``state`` (a native state or a ``Flip6State``); None when the
+    game is over."""
+    cdef F6 s
+    cdef Play p
+    cdef int pid = policy_id(policy)
+    if pid == POLICY_RANDOM:
+        raise ConfigError("flip6 policy_action: 'random' draws; allowed: 'threshold' or 'ev'")
+    memset(&p, 0, sizeof(Play))
+    if type(state) is NativeState:
+        s = (<NativeState>state).s
+    else:
+        load_state(&s, state, False)
+    if s.over:
+        return None
+    if s.decision == NO_DECISION or not 0 <= s.decider < s.n or s.status[s.decider] != IN_ROUND:
+        raise ConfigError(f"flip6 policy_action: no seat is deciding (decision {s.decision}, "
+                          f"decider {s.decider}); allowed: a state waiting for a decision")
+    p.policy = pid
+    p.threshold = threshold
+    p.risk_margin = risk_margin
+    return policy_action_c(&s, &p)
+
+
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, int threshold=15, double risk_margin=0.0):
+    """``rollouts`` playouts of every native state in ``states``, all inside C, with ``policy``
+    (``random``, ``threshold`` or ``ev``) to the ``horizon``: ``"game"`` (the returns),
+    ``"round"`` (the end of round ``start``, default each state's round in progress: each seat's
+    standing, or the returns if the game ended first) or an int N >= 1 (N decisions, valued the
+    same way). The random actions and the reshuffles come from ``np.random.default_rng(seed)``;
+    the states and their generators are unchanged. Returns (values float64[len(states) *
+    rollouts, seats], rollout r of state i in row i * rollouts + r; decisions played)."""
+    cdef Play p
+    cdef int n = check_states(states), i, r, m = len(states)
+    cdef long long decisions = 0
+    cdef F6 w
+    cdef F6 *src
+    cdef int own_start = start is None
+    p.policy = policy_id(policy)
+    p.threshold = threshold
+    p.risk_margin = risk_margin
+    p.use_mt = 0
+    p.max_decisions = 1LL << 62
+    p.to_round = 0
+    p.start = 0
+    if horizon == "round":
+        p.to_round = 1
+        if not own_start:
+            p.start = start
+    elif isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        p.max_decisions = horizon
+    elif horizon != "game":
+        raise ConfigError(f"flip6 rollouts: horizon {horizon!r}; allowed: 'game', 'round' or a "
+                          f"number of decisions >= 1")
+    if rollouts < 1:
+        raise ConfigError(f"flip6 rollouts: rollouts {rollouts}; allowed: 1 or more")
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    cdef int cut = horizon != "game"
+    p.pick = bg
+    values = np.zeros((m * rollouts, n if n > 0 else 0), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                src = <F6 *>ptrs[i]
+                if own_start:
+                    p.start = src.round_index
+                for r in range(rollouts):
+                    w = src[0]
+                    decisions += play_c(&w, bg, &p)
+                    value_c(&w, cut, &vals[i * rollouts + r, 0])
+    finally:
+        PyMem_Free(ptrs)
+    return values, decisions
+
+
+def play_out(list states, str policy="random", start=None, seeds=None, py=None,
+             int threshold=15, double risk_margin=0.0, long long max_decisions=20_000):
+    """``Rollout.run`` of the search agents on every native state, in place and in C: each state
+    is played on with ``policy`` to the game's end (``start`` None: the returns) or to the end of
+    round ``start`` (the standing, or the returns if the game ended first), drawing its
+    reshuffles from its own generator, exactly as the Python engine would; the random policy's
+    actions are ``legal[int(rng.random() * len(legal))]`` of Python's ``random.Random``: a fresh
+    ``random.Random(seeds[i])`` per state, or the one ``py`` for all (consumed in order, as
+    many ``run(state, py)`` calls would). So the values are those of the Python ``Rollout``
+    with the same generators. Returns values float64[len(states), seats]."""
+    cdef Play p
+    cdef MT mt
+    cdef NativeState st
+    cdef int n = check_states(states), i, m = len(states)
+    cdef int to_round = start is not None
+    p.policy = policy_id(policy)
+    p.threshold = threshold
+    p.risk_margin = risk_margin
+    p.use_mt = 1
+    p.mt = &mt
+    p.pick = NULL
+    p.max_decisions = max_decisions
+    p.to_round = to_round
+    p.start = start if to_round else 0
+    if p.policy == POLICY_RANDOM and (seeds is None) == (py is None):
+        raise ConfigError("flip6 play_out: the random policy needs seeds (one per state) or py "
+                          "(one random.Random), exactly one of them")
+    if seeds is not None and len(seeds) != m:
+        raise ConfigError(f"flip6 play_out: {len(seeds)} seeds for {m} states; allowed: one each")
+    values = np.zeros((m, n if n > 0 else 0), dtype=np.float64)
+    if m == 0:
+        return values
+    cdef double[:, ::1] vals = values
+    saved = None
+    if py is not None and p.policy == POLICY_RANDOM:
+        saved = mt_load(&mt, py)
+    for i in range(m):
+        st = <NativeState>states[i]
+        if seeds is not None and p.policy == POLICY_RANDOM:
+            mt_seed(&mt, <uint64_t>seeds[i])
+        with nogil:
+            play_c(&st.s, st.bg, &p)
+            value_c(&st.s, to_round, &vals[i, 0])
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return values
+
+
 def _rebuild(state):
     """The unpickled native state (pickled as its ``Flip6State``)."""
     return NativeState.from_python(state)
+
+
+def _python_randoms(seed, int count, py=None):
+    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
+    Mersenne Twister of the random rollout policy (for the tests)."""
+    cdef MT mt
+    saved = None
+    if py is not None:
+        saved = mt_load(&mt, py)
+    else:
+        mt_seed(&mt, <uint64_t>seed)
+    out = [mt_random(&mt) for _ in range(count)]
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return out

@@ -13,7 +13,18 @@ actions, every seat's observation bit for bit, returns, ``to_dict``, the generat
 ``native_encoder()``       the compiled ``encode(state, seat)`` (a ``Flip6State`` or a native
                            state), or None; ``encoding.encode`` is it when it is available
 ``rollouts(state, ...)``   random playouts to the round's or the game's end, all inside C
+``rollout_batch(states)``  many playouts of many states in one call into C, with a rollout
+                           policy (``random`` or the C port of a scripted baseline), a horizon
+                           (game end, round end, N decisions) and a seed; states untouched
+``play_out(states, ...)``  ``Rollout.run`` of the search agents in C, in place: the values the
+                           Python rollout computes from the same generators (``agents/search``)
+``policy_action(state)``   the action of a C rollout policy (the alignment tests)
 =========================  ===================================================================
+
+The rollout policies are C ports of the scripted baselines (``agents/baselines/flip6.py``), named
+in ``NativeFlip6Game.rollout_policies`` with the options each takes, named as the attributes of
+the baseline (``ThresholdAgent.threshold``, ``ExpectedValueAgent.risk_margin``): the search reads
+them off its own agents, and the engine knows nothing of agents.
 """
 
 from __future__ import annotations
@@ -121,6 +132,68 @@ class NativeFlip6Game(Flip6Game):
         ``NativeState.rollouts``): (values float64[count, seats], decisions played)."""
         return state.rollouts(count, seed, horizon)
 
+    # ---- rollout policies in C (agents/search) ------------------------------------------------
+    #: policy -> the options of its C port (attribute names of the scripted baseline it ports)
+    rollout_policies: dict[str, tuple[str, ...]] = {
+        "random": (),
+        "threshold": ("threshold",),
+        "ev": ("risk_margin",),
+    }
+
+    def rollout_batch(
+        self,
+        states: list[Any],
+        policy: str = "random",
+        horizon: str | int = "game",
+        seed: int = 0,
+        rollouts: int = 1,
+        start: int | None = None,
+        **options: Any,
+    ) -> tuple[np.ndarray, int]:
+        """``rollouts`` playouts of every state in one call into C (``_native.rollout_batch``):
+        (values float64[len(states) * rollouts, seats], rollout r of state i in row
+        i * rollouts + r; decisions played). ``horizon``: ``"game"`` (the returns), ``"round"``
+        (the end of round ``start``, default each state's own: the standing, or the returns if
+        the game ended) or N decisions. Random actions and reshuffles from
+        ``default_rng(seed)``; the states and their generators are unchanged."""
+        states = self._native_states(states)
+        if not states:
+            _native.rollout_batch(states, policy, horizon, seed, rollouts, start, **options)
+            return np.zeros((0, self.num_players)), 0
+        return _native.rollout_batch(states, policy, horizon, seed, rollouts, start, **options)
+
+    def play_out(
+        self,
+        states: list[Any],
+        policy: str,
+        start: int | None = None,
+        seeds: list[int] | None = None,
+        py: Any = None,
+        **options: Any,
+    ) -> np.ndarray:
+        """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
+        float64[len(states), seats], those of the Python rollout from the same generators (the
+        random policy's actions from ``random.Random(seeds[i])`` or the one ``py``)."""
+        states = self._native_states(states)
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, **options)
+
+    def policy_action(self, state: Any, policy: str, **options: Any) -> int | None:
+        """The action of the C port of ``policy`` for the deciding seat (None: game over)."""
+        return _native.policy_action(state, policy, **options)
+
+    def _native_states(self, states: Any) -> list[Any]:
+        states = list(states)
+        for st in states:
+            if not isinstance(st, NativeState) or st.num_players != self.num_players:
+                raise ConfigError(
+                    f"flip6 rollouts: {type(st).__name__} among the states; allowed: native "
+                    f"states of this {self.num_players}-player engine (from_python converts a "
+                    f"Flip6State)"
+                )
+        return states
+
     # ---- serialisation and hidden information (through the Python engine) -------------------
     def to_dict(self, state: Any) -> dict[str, Any]:
         return self.python.to_dict(state.to_python(copy_rng=False))
@@ -132,5 +205,8 @@ class NativeFlip6Game(Flip6Game):
         return self.python.card_zones(state.to_python(copy_rng=False))
 
     def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
-        world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
-        return NativeState.from_python(world)
+        """The Python engine's world (``RaceGame.resample_hidden``: the same draws from ``rng``),
+        made in C for a native state (the search samples one per world)."""
+        if isinstance(state, NativeState):
+            return state.resample_hidden(rng)
+        return NativeState.from_python(self.python.resample_hidden(state, seat, rng))

@@ -1,0 +1,355 @@
+"""flip6's rollout policies and batch rollouts in C (``envs/flip6/_native.pyx``) against Python.
+
+* the C ports of ``threshold`` and ``ev`` pick the Python baselines' actions (every position of
+  random and baseline games, 3-6 players, every seat that decides, default and other options);
+* the C Mersenne Twister draws what ``random.Random`` draws; the native ``resample_hidden`` makes
+  the Python engine's world with the same draws;
+* ``play_out`` (the search's entry point) gives exactly the values of the Python ``Rollout`` on the
+  Python engine from the same generators, for every policy; ``rollout_batch`` is seeded, leaves its
+  states alone and matches the Python rollouts in distribution;
+* ``pimc`` and ``ismcts`` make the same decisions (and scores) with the rollouts in C as in Python.
+
+Skipped when the extension is not built.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from cardarena import envs
+from cardarena.agents import make_agent
+from cardarena.agents.search.rollout import Rollout
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.loop import decide
+from cardarena.envs.flip6.native import NATIVE_BUILT
+from cardarena.envs.flip6.rules import (
+    TARGET_FLIP3,
+    TARGET_FREEZE,
+    TURN,
+    Flip6Game,
+)
+
+pytestmark = pytest.mark.skipif(
+    not NATIVE_BUILT,
+    reason="the flip6 native core is not built (setup.py build_ext --inplace needs Cython and a "
+    "C compiler)",
+)
+
+if NATIVE_BUILT:
+    from cardarena.envs.flip6 import _native
+    from cardarena.envs.flip6.native import NativeFlip6Game, NativeState
+
+SPEC = envs.get_spec("flip6")
+#: (policy, agent spec options, C options) checked for alignment
+PORTS = [
+    ("threshold", {}, {}),
+    ("threshold", {"threshold": 9}, {"threshold": 9}),
+    ("threshold", {"threshold": 26}, {"threshold": 26}),
+    ("ev", {}, {}),
+    ("ev", {"risk_margin": 1.5}, {"risk_margin": 1.5}),
+    ("ev", {"risk_margin": -2.0}, {"risk_margin": -2.0}),
+]
+
+
+def _agent(policy: str, options: dict) -> object:
+    from cardarena.agents.baselines.flip6 import BASELINES
+
+    return BASELINES[policy](**options)
+
+
+def _positions(num_players: int, games: int, seed: int):
+    """Every decision of ``games`` Python games, played by random, threshold and ev in turn."""
+    engine = Flip6Game(num_players=num_players)
+    players = [None, _agent("threshold", {}), _agent("ev", {})]
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    plan = np.random.default_rng(seed)
+    for g in range(games):
+        state = engine.new_game(np.random.default_rng(int(plan.integers(2**31))))
+        player = players[g % 3]
+        while not engine.is_over(state):
+            yield engine, state
+            seat = engine.current_player(state)
+            if player is None:
+                legal = engine.legal_actions(state)
+                action = legal[int(plan.integers(len(legal)))]
+            else:
+                action = decide(SPEC, engine, state, seat, player, mask)
+            engine.apply(state, action)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5, 6])
+def test_the_c_policies_pick_the_python_baselines_actions(num_players: int) -> None:
+    agents = [(policy, _agent(policy, a), c) for policy, a, c in PORTS]
+    mask = np.zeros(8, dtype=np.int8)
+    kinds: dict[int, int] = {}
+    seats: set[int] = set()
+    checked = 0
+    for engine, state in _positions(num_players, 45, seed=num_players):
+        seat = engine.current_player(state)
+        seats.add(seat)
+        kinds[state.decision] = kinds.get(state.decision, 0) + 1
+        native = NativeState.from_python(state, np.random.default_rng(0))
+        for policy, agent, options in agents:
+            want = decide(SPEC, engine, state, seat, agent, mask)
+            assert _native.policy_action(state, policy, **options) == want, (
+                policy,
+                options,
+                engine.to_dict(state),
+            )
+            assert _native.policy_action(native, policy, **options) == want
+            checked += 1
+    assert checked > 6 * 1500
+    assert seats == set(range(num_players))
+    assert kinds[TURN] > 1000 and kinds[TARGET_FREEZE] > 20 and kinds[TARGET_FLIP3] > 20
+
+
+def test_the_c_policies_price_the_reshuffle_from_the_discard_pile() -> None:
+    """An empty draw pile: the baselines read the discard pile's odds (in their dict's order)."""
+    engine = Flip6Game(num_players=3)
+    seen = 0
+    for eng, state in _positions(3, 60, seed=11):
+        if state.decision == TURN and not state.draw_pile and state.discard_pile:
+            for policy, a, options in PORTS:
+                agent = _agent(policy, a)
+                mask = np.zeros(8, dtype=np.int8)
+                want = decide(SPEC, eng, state, state.decider, agent, mask)
+                assert _native.policy_action(state, policy, **options) == want
+            seen += 1
+    assert seen > 20, "no position with an empty draw pile"
+    assert engine.num_players == 3
+
+
+def test_policy_action_refuses_what_it_cannot_decide() -> None:
+    engine = NativeFlip6Game(num_players=3)
+    state = engine.new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="allowed: 'threshold' or 'ev'"):
+        _native.policy_action(state, "random")
+    with pytest.raises(ConfigError, match="policy 'greedy'; allowed"):
+        _native.policy_action(state, "greedy")
+    while not state.over:
+        engine.apply(state, engine.legal_actions(state)[0])
+    assert _native.policy_action(state, "ev") is None
+
+
+def test_the_c_mersenne_twister_draws_what_python_random_draws() -> None:
+    for seed in (0, 1, 2**32 - 1, 2**32, 2**63 - 1, 123456789012345):
+        ref = random.Random(seed)
+        assert _native._python_randoms(seed, 1500) == [ref.random() for _ in range(1500)]
+    py, ref = random.Random(5), random.Random(5)
+    py.random(), ref.random()
+    assert _native._python_randoms(None, 700, py) == [ref.random() for _ in range(700)]
+    assert py.random() == ref.random()  # py was advanced past what C drew
+
+
+def test_the_native_resample_hidden_makes_the_python_engines_world() -> None:
+    native, python = NativeFlip6Game(num_players=4), Flip6Game(num_players=4)
+    for g in range(200):
+        state = native.new_game(np.random.default_rng(g))
+        plan = np.random.default_rng(g)
+        for _ in range(g % 45):
+            if state.over:
+                break
+            legal = native.legal_actions(state)
+            native.apply(state, legal[int(plan.integers(len(legal)))])
+        ours, theirs = np.random.default_rng(g + 7), np.random.default_rng(g + 7)
+        a = native.resample_hidden(state, g % 4, ours)
+        b = python.resample_hidden(state.to_python(), g % 4, theirs)
+        assert native.to_dict(a) == python.to_dict(b)
+        assert ours.bit_generator.state == theirs.bit_generator.state
+        assert a.rng.bit_generator.state == b.rng.bit_generator.state
+
+
+def _starts(engine, count: int, seed: int) -> list:
+    plan = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = engine.new_game(np.random.default_rng(int(plan.integers(2**31))))
+        for _ in range(int(plan.integers(60))):
+            if engine.is_over(state):
+                break
+            legal = engine.legal_actions(state)
+            engine.apply(state, legal[int(plan.integers(len(legal)))])
+        if not engine.is_over(state):
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("policy", ["random", "threshold", "ev"])
+@pytest.mark.parametrize("horizon", ["game", "round"])
+def test_play_out_gives_the_python_rollouts_values_from_the_same_generators(
+    policy: str, horizon: str
+) -> None:
+    """The exact test: same world, same generators -> the same values and end state."""
+    native, python = NativeFlip6Game(num_players=4), Flip6Game(num_players=4)
+    ours = Rollout("flip6", SPEC, native, policy, horizon)
+    theirs = Rollout("flip6", SPEC, python, policy, horizon)
+    assert ours.native is not None and ours.native[0] == policy and theirs.native is None
+    starts = _starts(native, 60, seed=3)
+    seeds = [int(s) for s in np.random.default_rng(4).integers(2**63, size=len(starts))]
+    worlds = [
+        native.clone(s, rng=np.random.default_rng(seed))
+        for s, seed in zip(starts, seeds, strict=True)
+    ]
+    rounds = [ours.start(s) for s in starts]
+    copies = [
+        python.clone(s.to_python(), rng=np.random.default_rng(seed))
+        for s, seed in zip(starts, seeds, strict=True)
+    ]
+    want = [
+        theirs.run(c, random.Random(seed), start)
+        for c, seed, start in zip(copies, seeds, rounds, strict=True)
+    ]
+    if horizon == "game":
+        got = ours.run_many(worlds, seeds)
+    else:  # one batch per start round
+        got = [
+            ours.run_many([w], [seed], start)[0]
+            for w, seed, start in zip(worlds, seeds, rounds, strict=True)
+        ]
+    assert got == want
+    for w, c in zip(worlds, copies, strict=True):
+        assert native.to_dict(w) == python.to_dict(c)
+        assert w.rng.bit_generator.state == c.rng.bit_generator.state
+    # one seat's value, and one state at a time (ismcts' call)
+    solo = native.clone(starts[0], rng=np.random.default_rng(seeds[0]))
+    assert ours.run(solo, random.Random(seeds[0]), rounds[0], seat=2) == want[0][2]
+
+
+def test_play_out_with_one_python_generator_consumes_it_as_the_python_rollouts_do() -> None:
+    native, python = NativeFlip6Game(num_players=3), Flip6Game(num_players=3)
+    starts = _starts(native, 20, seed=8)
+    theirs = Rollout("flip6", SPEC, python, "random", "game")
+    py, ref = random.Random(99), random.Random(99)
+    copies = [
+        python.clone(s.to_python(), rng=np.random.default_rng(i)) for i, s in enumerate(starts)
+    ]
+    worlds = [native.clone(s, rng=np.random.default_rng(i)) for i, s in enumerate(starts)]
+    want = [theirs.run(c, ref) for c in copies]
+    got = native.play_out(worlds, "random", py=py)
+    assert got.tolist() == want
+    assert py.getstate() == ref.getstate()
+
+
+def test_rollout_batch_is_seeded_and_leaves_its_states_alone() -> None:
+    engine = NativeFlip6Game(num_players=5)
+    starts = _starts(engine, 6, seed=5)
+    before = [(engine.to_dict(s), s.rng.bit_generator.state) for s in starts]
+    for policy in ("random", "threshold", "ev"):
+        for horizon in ("game", "round", 7):
+            a, made = engine.rollout_batch(starts, policy, horizon, seed=1, rollouts=30)
+            b, again = engine.rollout_batch(starts, policy, horizon, seed=1, rollouts=30)
+            c, _ = engine.rollout_batch(starts, policy, horizon, seed=2, rollouts=30)
+            assert a.shape == (6 * 30, 5) and a.dtype == np.float64
+            assert np.array_equal(a, b) and made == again > 0
+            assert not np.array_equal(a, c)
+            if horizon == 7:
+                assert made <= 6 * 30 * 7
+            if horizon == "game":
+                assert np.allclose(a.sum(axis=1), 0.0)  # zero-sum returns
+    assert [(engine.to_dict(s), s.rng.bit_generator.state) for s in starts] == before
+
+
+@pytest.mark.parametrize("policy", ["random", "ev"])
+def test_rollout_batch_values_match_the_python_rollouts_in_distribution(policy: str) -> None:
+    """Means per seat from a few starts: C (4,000 rollouts each) and Python (300 each) agree
+    within 5 standard errors (fixed seeds: the test is deterministic)."""
+    native, python = NativeFlip6Game(num_players=4), Flip6Game(num_players=4)
+    theirs = Rollout("flip6", SPEC, python, policy, "round")
+    for k, start in enumerate(_starts(native, 3, seed=21)):
+        ours, _ = native.rollout_batch([start], policy, "round", seed=k, rollouts=4000)
+        py = random.Random(k)
+        rows = []
+        for i in range(300):
+            copy = python.clone(start.to_python(), rng=np.random.default_rng([k, i]))
+            rows.append(theirs.run(copy, py, start.round_index))
+        ref = np.asarray(rows)
+        se = np.sqrt(ours.var(axis=0) / len(ours) + ref.var(axis=0) / len(ref))
+        assert np.all(np.abs(ours.mean(axis=0) - ref.mean(axis=0)) <= 5 * se + 1e-9)
+        assert ours.std(axis=0).max() > 0  # the reshuffles (and random actions) do vary
+
+
+def test_the_batch_entry_points_refuse_bad_input() -> None:
+    engine = NativeFlip6Game(num_players=3)
+    state = engine.new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="horizon 'hand'; allowed"):
+        engine.rollout_batch([state], "random", "hand")
+    with pytest.raises(ConfigError, match="horizon 0; allowed"):
+        engine.rollout_batch([state], "random", 0)
+    with pytest.raises(ConfigError, match="rollouts 0; allowed"):
+        engine.rollout_batch([state], "random", "game", rollouts=0)
+    with pytest.raises(ConfigError, match="policy 'tracker'; allowed"):
+        engine.rollout_batch([state], "tracker")
+    with pytest.raises(ConfigError, match="Flip6State among the states"):
+        engine.rollout_batch([state.to_python()])
+    other = NativeFlip6Game(num_players=4).new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="4-player|allowed: native states of this 3-player"):
+        engine.play_out([state, other], "ev")
+    with pytest.raises(ConfigError, match="seeds .* or py"):
+        engine.play_out([state], "random")
+    with pytest.raises(ConfigError, match="2 seeds for 1 states"):
+        engine.play_out([state], "random", seeds=[1, 2])
+    assert engine.rollout_batch([], "ev")[0].shape == (0, 3)
+    assert engine.play_out([], "ev").shape == (0, 3)
+    with pytest.raises(ConfigError, match="policy 'tracker'; allowed"):
+        engine.rollout_batch([], "tracker")
+
+
+def test_rollouts_stay_in_python_for_given_agents_and_the_python_core() -> None:
+    native = NativeFlip6Game(num_players=3)
+    agents = [make_agent("flip6", "ev") for _ in range(3)]
+    assert Rollout("flip6", SPEC, native, "ev", "game", agents=agents).native is None
+    assert Rollout("flip6", SPEC, native, "ev", "game", native=False).native is None
+    assert Rollout("flip6", SPEC, Flip6Game(num_players=3), "ev", "game").native is None
+    assert Rollout("flip6", SPEC, native, "ev", "game").native == ("ev", {"risk_margin": 0.0})
+
+
+SEARCHES = [
+    "pimc:worlds=4,rollout=ev,horizon=round",
+    "pimc:worlds=3,rollouts=2,rollout=random",
+    "pimc:worlds=4,rollout=threshold",
+    "pimc:worlds=8,min_worlds=3,rollout=ev,horizon=round,gate=1.5",
+    "ismcts:iterations=25,rollout=ev,horizon=round",
+    "ismcts:iterations=25,rollout=random",
+]
+
+
+@pytest.mark.parametrize("spec", SEARCHES)
+def test_search_decides_the_same_with_rollouts_in_c_as_in_python(spec: str) -> None:
+    """Native engine + C rollouts against the Python engine + Python rollouts: same actions and
+    the same scores at every decision of a few games."""
+    native, python = NativeFlip6Game(num_players=4), Flip6Game(num_players=4)
+    fast, slow = make_agent("flip6", spec, seed=1), make_agent("flip6", spec, seed=1)
+    mask = np.zeros(8, dtype=np.int8)
+    decisions = 0
+    for g in range(2):
+        state = native.new_game(np.random.default_rng(g))
+        fast.reset(g)
+        slow.reset(g)
+        for _ in range(25):
+            if state.over:
+                break
+            seat = state.decider
+            a = decide(SPEC, native, state, seat, fast, mask)
+            b = decide(SPEC, python, state.to_python(), seat, slow, mask)
+            assert a == b
+            assert fast.last_scores == slow.last_scores
+            assert fast._rollout.native is not None and slow._rollout.native is None
+            native.apply(state, a)
+            decisions += 1
+    assert decisions >= 30
+
+
+def test_the_search_speed_bench_rolls_out_natively_where_it_can_and_says_so() -> None:
+    from bench.search_speed import policy_speed, positions
+
+    native = NativeFlip6Game(num_players=4)
+    starts = positions(native, 5, seed=1)
+    for policy in ("random", "ev"):
+        rate, core = policy_speed("flip6", SPEC, native, starts, policy, 0.02)
+        assert rate > 0 and core == "native batch (C)"
+    python = Flip6Game(num_players=4)
+    rate, core = policy_speed("flip6", SPEC, python, positions(python, 5, seed=1), "ev", 0.02)
+    assert rate > 0 and core == "python Rollout"
