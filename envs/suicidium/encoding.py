@@ -98,6 +98,7 @@ from cardarena.envs.suicidium.encoding_view import (
     render,
     view,
 )
+from cardarena.envs.suicidium.native import native_encoder
 from cardarena.envs.suicidium.rules import (
     AMOUNT,
     BOOTH,
@@ -175,6 +176,7 @@ __all__ = [
     "P_WORKS",
     "SEAT_BLOCK",
     "encode",
+    "encode_python",
     "match_chance",
     "object_pile_counts",
     "projected_changes",
@@ -198,8 +200,10 @@ def _redirect_slot_delta(state: SuicidiumState) -> int:
     return -amount if EFFECT[target] == E_POINTS_GAIN_LOSS and slot == 1 else amount
 
 
-def encode(state: SuicidiumState, seat: int) -> np.ndarray:
-    """The observation of ``seat`` (see the module docstring for the layout).
+def encode_python(state: SuicidiumState, seat: int) -> np.ndarray:
+    """The observation of ``seat`` (see the module docstring for the layout): the reference
+    encoder. ``encode`` is the compiled one (``_native.pyx``, byte-identical) where it is built,
+    unless ``CARDARENA_CORE=python``.
 
     Joined from float32 byte chunks: each seat block from its head flags (a table), its objects'
     part (memoised per objects held, with the object pile counts and match chances:
@@ -396,3 +400,7 @@ def _table_entries(
         if pending[E_TARGET] >= 0:
             ones.append(P_PENDING_TARGET + table[pending[E_TARGET]][E_CARD])
     return ones, where, values
+
+
+#: the compiled encoder (envs/suicidium/native.py) where it is built, else the reference above
+encode = native_encoder() or encode_python
