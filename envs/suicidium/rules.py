@@ -1228,7 +1228,10 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 )
         if sum(alive) < 2:
             raise r.error("in_game", alive, "at least two seats in a running game (U6)")
-        if not alive[state.active] or state.decider < 0 or not alive[state.decider]:
+        # U11 (settled): the cards of an active player eliminated during its own resolution still
+        # resolve, so a discard or take decision of that resolution may wait on another seat
+        resolving = state.decision in (D_DISCARD, D_TAKE)
+        if not (alive[state.active] or resolving) or state.decider < 0 or not alive[state.decider]:
             raise r.error("decider", state.decider, "a seat in the game (and so the active seat)")
 
     @staticmethod
