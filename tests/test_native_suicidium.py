@@ -376,3 +376,44 @@ def test_a_rollout_plays_the_python_engines_random_game_and_an_ended_game_return
         nat.apply(state, nat.legal_actions(state)[0])
     values, decisions = nat.rollouts(state, 4, seed=0)
     assert decisions == 0 and np.array_equal(values, np.tile(nat.returns(state), (4, 1)))
+
+
+NOT_BUILT = """
+import sys
+sys.modules["cardarena.envs.suicidium._native"] = None  # as if the extension were not built
+import numpy as np
+from cardarena import envs
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.suicidium import encoding, native, rules
+assert not native.NATIVE_BUILT and not native.NATIVE_AVAILABLE
+assert native.native_encoder() is None and encoding.encode is encoding.encode_python
+try:
+    native.NativeSuicidiumGame(4)
+except ConfigError as err:
+    assert "native core is not built" in str(err), err
+else:
+    raise AssertionError("NativeSuicidiumGame without the extension")
+env = envs.make("suicidium", num_players=3)
+assert type(env.game) is rules.SuicidiumGame
+env.reset(seed=0)
+for agent in env.agent_iter():
+    obs, _, term, trunc, _ = env.last()
+    env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+print("ok")
+"""
+
+
+def test_without_the_extension_suicidium_runs_on_the_python_core():
+    out = subprocess.run(
+        [sys.executable, "-c", NOT_BUILT], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
+
+
+def test_envs_make_builds_the_native_engine_by_default_and_the_python_one_when_asked():
+    from cardarena import envs
+
+    assert type(envs.make("suicidium", core="python").game) is rules.SuicidiumGame
+    assert type(envs.make("suicidium", core="native").game) is NativeSuicidiumGame
+    default = envs.make("suicidium").game
+    assert isinstance(default, NativeSuicidiumGame) == NATIVE_AVAILABLE

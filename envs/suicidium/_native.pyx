@@ -1,17 +1,24 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False, embedsignature=True
-"""Suicidium on a C struct: the native core (the state as a struct, the compiled encoder).
+"""Suicidium on a C struct: the native core (engine state, encoder, random rollouts).
+
+The same game as ``rules.py`` (rule ids U1-U36 of ``docs/rules/suicidium.md``), step for step:
+every engine function below mirrors the method of ``SuicidiumGame`` it names, in the same order
+of effects, so that both cores reach the same states. Every random number is drawn from the bit
+generator of the state's ``np.random.Generator`` through numpy's C API (``bitgen_t``), with
+numpy's own algorithms (``Generator.permutation``: a Fisher-Yates shuffle whose indices come
+from ``random_interval``; ``Generator.integers``: Lemire's rejection on 32 bits), so the same
+seed gives the same game on either core and the generator ends in the same state.
+``tests/test_native_suicidium.py`` steps both cores side by side.
 
 The encoder computes every float as ``encoding.py`` (``encode_python``) does: double precision
-from the same integers, rounded to float32 at the end, so the observation is byte-identical
-(``tests/test_native_suicidium.py`` compares the two on every seat of every step of random games
-of every player count and option set).
+from the same integers, rounded to float32 at the end, so the observation is byte-identical.
 
 The card tables (kind, effect, amount, targeting per catalogue index) are read from ``rules.py``
 at import, so the catalogue stays data; the constants that name rules' ints are checked against
 ``rules.py`` by the test.
 
-Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_BUILT``).
+Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
