@@ -15,7 +15,7 @@ compiled encoder bit for bit, and speed.
   on a Python state, compiled on a native state); random rollouts in one call
   (``NativeState.rollouts``), decisions/s.
 
-    python bench/native_suicidium.py [--games 50000] [--encoder-games 300] [--seed 0] [--out F]
+    python -m bench.native_suicidium [--games 50000] [--encoder-games 300] [--seed 0] [--out F]
 
 ``tests/test_native_suicidium.py`` runs the lock-step on 500 games per player count and the
 encoder alignment on fewer games.
