@@ -908,3 +908,27 @@ def test_observation_shows_the_table_with_targets_and_hides_other_hands() -> Non
     assert obs2[P_RESPONSES_ON + sfratto] == pytest.approx(1 / 3)
     assert obs2[P_WORKS + sfratto] == 0 and obs2[P_WORKS + suspense] == 1
     assert obs2[SEAT_BLOCK * 1 + 6] == 0
+
+
+def test_a_discard_owed_after_the_active_player_went_out_in_its_own_resolution_round_trips():
+    """U11 (settled): the cards of an active player eliminated during its own resolution still
+    resolve; a discard they ask of another seat is a state ``from_dict`` reads back."""
+    game = SuicidiumGame(3)
+    options = {
+        "hands": [["SPOILER", "CRISI"], ["PESCE_ROSSO"], ["CALZINO_SPAIATO"]],
+        "wp": [3, 10, 10],
+        "held": [["RAZOR", "NOOSE", "POISON"], [], []],
+        "objects": ["BOOTH"],
+    }
+    state = game.new_game(np.random.default_rng(0), options)
+    for text in ("draw 0", "play SPOILER", "target 1", "play CRISI", "target 2"):
+        game.apply(state, game.parse_action(text))
+    for _ in range(3):  # seat 0 ends its main phase; seats 1 and 2 do not respond
+        game.apply(state, game.parse_action("pass"))
+    assert state.alive == [False, True, True] and state.active == 0
+    assert game.decision_name(state) == "discard" and state.decider == 2
+    data = game.to_dict(state)
+    assert game.to_dict(game.from_dict(data)) == data
+    data["decision"] = "main"
+    with pytest.raises(ConfigError, match="decider"):
+        game.from_dict(data)

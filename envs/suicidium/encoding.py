@@ -51,18 +51,15 @@ import numpy as np
 
 from cardarena.envs.suicidium.encoding_layout import (
     _ABSENT_SEATS,
-    _FIFTHS,
     _FLOAT32,
     _FROMBUFFER,
     _GLOBAL_HEAD_BYTES,
     _JOIN,
     _KNOWN_HOLDER,
     _NO_TURN_STATE,
-    _OBJECT_COUNTS,
     _PACK_1,
     _PACK_2,
     _PACK_3,
-    _PACK_6,
     _PACK_7,
     _RESPONSES_ON,
     _SEAT_HEAD,
@@ -86,9 +83,9 @@ from cardarena.envs.suicidium.encoding_layout import (
 )
 from cardarena.envs.suicidium.encoding_parts import (
     _HAND_PLANES,
-    _OBJECT_PARTS,
+    _OBJECTS,
     _discard_plane,
-    _object_part,
+    _objects_part,
     _plane,
 )
 from cardarena.envs.suicidium.encoding_view import (
@@ -98,9 +95,9 @@ from cardarena.envs.suicidium.encoding_view import (
     render,
     view,
 )
+from cardarena.envs.suicidium.native import native_encoder
 from cardarena.envs.suicidium.rules import (
     AMOUNT,
-    BOOTH,
     D_TARGET_CARD,
     D_TARGET_PLAYER,
     E_CARD,
@@ -116,7 +113,6 @@ from cardarena.envs.suicidium.rules import (
     EFFECT,
     KIND,
     NUM_CARDS,
-    NUM_OBJECT_TYPES,
     POINTS,
     SuicidiumState,
     card_modifiers,
@@ -124,39 +120,7 @@ from cardarena.envs.suicidium.rules import (
     table_activity,
 )
 
-#: tuple of every seat's objects -> (object pile counts /5, per seat (objects per type /2,
-#: distinct types /4, match chance if in the game)): objects change only when a WP reaches 0
-_OBJECTS: dict[tuple[tuple[int, ...], ...], tuple[Any, ...]] = {}
-
-
-def _objects_part(okey: tuple[tuple[int, ...], ...], n: int) -> tuple[Any, ...]:
-    """object_pile_counts /5 and each seat's :func:`_object_part` and match_chance (U5, U36),
-    memoised in ``_OBJECTS``."""
-    counts = list(_OBJECT_COUNTS[n == 5])
-    for objs in okey:
-        for o in objs:
-            counts[o] -= 1
-    pile_total = sum(counts)
-    seats = []
-    for objs in okey:
-        halves, distinct4, others = _OBJECT_PARTS.get(objs) or _object_part(list(objs))
-        if pile_total == 0:  # match_chance
-            match = 1.0
-        else:
-            bad = counts[BOOTH]
-            for o in others:
-                bad += counts[o]
-            match = bad / pile_total
-        seats.append((_PACK_6(*halves, distinct4), match))
-    part = (_PACK_5(*map(_FIFTHS.__getitem__, counts)), seats)
-    if len(_OBJECTS) >= 4096:
-        _OBJECTS.clear()
-    _OBJECTS[okey] = part
-    return part
-
-
 _PACK_INTO_F = struct.Struct("f").pack_into
-_PACK_5 = struct.Struct(f"{NUM_OBJECT_TYPES}f").pack
 
 __all__ = [
     "CARD_PLANES",
@@ -175,6 +139,7 @@ __all__ = [
     "P_WORKS",
     "SEAT_BLOCK",
     "encode",
+    "encode_python",
     "match_chance",
     "object_pile_counts",
     "projected_changes",
@@ -198,8 +163,10 @@ def _redirect_slot_delta(state: SuicidiumState) -> int:
     return -amount if EFFECT[target] == E_POINTS_GAIN_LOSS and slot == 1 else amount
 
 
-def encode(state: SuicidiumState, seat: int) -> np.ndarray:
-    """The observation of ``seat`` (see the module docstring for the layout).
+def encode_python(state: SuicidiumState, seat: int) -> np.ndarray:
+    """The observation of ``seat`` (see the module docstring for the layout): the reference
+    encoder. ``encode`` is the compiled one (``_native.pyx``, byte-identical) where it is built,
+    unless ``CARDARENA_CORE=python``.
 
     Joined from float32 byte chunks: each seat block from its head flags (a table), its objects'
     part (memoised per objects held, with the object pile counts and match chances:
@@ -396,3 +363,7 @@ def _table_entries(
         if pending[E_TARGET] >= 0:
             ones.append(P_PENDING_TARGET + table[pending[E_TARGET]][E_CARD])
     return ones, where, values
+
+
+#: the compiled encoder (envs/suicidium/native.py) where it is built, else the reference above
+encode = native_encoder() or encode_python

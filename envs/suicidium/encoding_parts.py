@@ -1,4 +1,4 @@
-"""Memoised pieces of a Suicidium observation: a seat's object part, card planes as bytes.
+"""Memoised pieces of a Suicidium observation: the objects' parts, card planes as bytes.
 
 A seat's objects, a seat's hand and the discard pile stay put for many steps; their parts of the
 vector are computed once and reused (the discard pile's plane is updated from the cards added).
@@ -6,9 +6,16 @@ vector are computed once and reused (the discard pile's plane is updated from th
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
-from cardarena.envs.suicidium.encoding_layout import _ONE, _PLANE_BYTES
+from cardarena.envs.suicidium.encoding_layout import (
+    _FIFTHS,
+    _OBJECT_COUNTS,
+    _ONE,
+    _PACK_6,
+    _PLANE_BYTES,
+)
 from cardarena.envs.suicidium.rules import (
     BOOTH,
     NUM_OBJECT_TYPES,
@@ -67,3 +74,35 @@ def _discard_plane(pile: list[int]) -> bytearray:
         _DISCARD_PLANES.clear()
     _DISCARD_PLANES[id(pile)] = [pile, pile[:], plane]
     return plane
+
+
+_PACK_5 = struct.Struct(f"{NUM_OBJECT_TYPES}f").pack
+#: tuple of every seat's objects -> (object pile counts /5, per seat (objects per type /2,
+#: distinct types /4, match chance if in the game)): objects change only when a WP reaches 0
+_OBJECTS: dict[tuple[tuple[int, ...], ...], tuple[Any, ...]] = {}
+
+
+def _objects_part(okey: tuple[tuple[int, ...], ...], n: int) -> tuple[Any, ...]:
+    """object_pile_counts /5 and each seat's :func:`_object_part` and match_chance (U5, U36),
+    memoised in ``_OBJECTS``."""
+    counts = list(_OBJECT_COUNTS[n == 5])
+    for objs in okey:
+        for o in objs:
+            counts[o] -= 1
+    pile_total = sum(counts)
+    seats = []
+    for objs in okey:
+        halves, distinct4, others = _OBJECT_PARTS.get(objs) or _object_part(list(objs))
+        if pile_total == 0:  # match_chance
+            match = 1.0
+        else:
+            bad = counts[BOOTH]
+            for o in others:
+                bad += counts[o]
+            match = bad / pile_total
+        seats.append((_PACK_6(*halves, distinct4), match))
+    part = (_PACK_5(*map(_FIFTHS.__getitem__, counts)), seats)
+    if len(_OBJECTS) >= 4096:
+        _OBJECTS.clear()
+    _OBJECTS[okey] = part
+    return part

@@ -1228,13 +1228,14 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 )
         if sum(alive) < 2:
             raise r.error("in_game", alive, "at least two seats in a running game (U6)")
-        # the active seat may go out during its own turn's resolution, which then runs on
-        out_active = not alive[state.active] and state.phase != PH_RESOLUTION
-        if out_active or state.decider < 0 or not alive[state.decider]:
+        # U11 (settled): the cards of an active player eliminated during its own resolution still
+        # resolve, so a discard or take decision of that resolution may wait on another seat
+        resolving = state.decision in (D_DISCARD, D_TAKE)
+        if not (alive[state.active] or resolving) or state.decider < 0 or not alive[state.decider]:
             raise r.error(
                 "decider",
                 state.decider,
-                "a seat in the game (and so the active seat, unless its turn is resolving)",
+                "a seat in the game (and so the active seat, unless its own resolution runs on)",
             )
 
     @staticmethod
