@@ -43,7 +43,7 @@ from cardarena.agents.evaluation.tournament import (
     make_engine,
     run_tournament,
 )
-from cardarena.commands import UserHelp, prog
+from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.envs.core import options as core_options
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 from cardarena.envs.core.registry import get_spec, names

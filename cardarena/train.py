@@ -25,9 +25,9 @@ from typing import Any
 import yaml
 
 from cardarena.agents.files import load_yaml
+from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.agents.training.config import load_config
 from cardarena.agents.training.trainer import train
-from cardarena.commands import UserHelp, prog
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 
 

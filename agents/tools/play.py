@@ -23,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 
 from cardarena.agents.files import check_writable
-from cardarena.commands import UserHelp, for_user, prog
+from cardarena.agents.tools.commands import UserHelp, for_user, prog
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import CardArenaError, ConfigError, GameEngine
 from cardarena.envs.core.loop import decide

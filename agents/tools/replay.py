@@ -18,7 +18,7 @@ import os
 import sys
 from typing import IO, Any
 
-from cardarena.commands import UserHelp, prog
+from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.envs.core.engine import CardArenaError, GameEngine
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
