@@ -232,17 +232,19 @@ def test_rollouts_in_one_call_are_seeded_zero_sum_and_leave_the_state_alone(num_
         nat.rollouts(state, -1, seed=1)
 
 
-def test_a_hand_rollout_ends_with_the_hand_and_agrees_with_the_engine():
-    """A rollout to the hand's end stops where the engine's hand_index moves on: the values are
-    the standings the Python engine computes for the state the same actions reach."""
+def test_a_hand_rollout_values_whole_point_leads_at_the_hands_end():
+    """A rollout to the hand's end (far from the 250 target: the game cannot end in it) values
+    each seat by its lead in whole points over the best other seat, / 250."""
     nat = NativeSevnGame(3, target_score=250)
     state = nat.new_game(np.random.default_rng(11))
     values, decisions = nat.rollouts(state, 50, seed=4, horizon="round")
     assert values.shape == (50, 3) and decisions > 50
     standings = {tuple(np.round(row, 9)) for row in values}
     assert len(standings) > 5  # different hands, different banked scores
-    for row in values:  # zero-sum only by accident: a standing is a lead, not a share
-        assert row.max() >= 0 and np.all(row * 250 == np.round(row * 250))
+    for row in values:  # a standing is a lead, not a share: the leader's is >= 0
+        assert row.max() >= 0 and np.allclose(row * 250, np.round(row * 250))
+        assert np.all(np.abs(row) < 1.0)  # one hand banks under 250 (S21-S25: at most ~230)
+    assert state.hand_index == 0 and nat.to_dict(state) == nat.to_dict(nat.clone(state))
 
 
 def test_a_rollout_of_an_ended_game_returns_its_result():
