@@ -57,13 +57,17 @@ def test_a_failing_compiler_leaves_a_working_install_with_one_warning(tmp_path):
     out = build_ext(tmp_path, CC="false", LDSHARED="false")
     assert out.returncode == 0, out.stderr[-3000:]
     warnings = [line for line in out.stderr.splitlines() if line.startswith(WARNING)]
-    assert len(warnings) == len(SOURCES), out.stderr[-3000:]  # one line per extension
+    games = sorted(pyx.parent.name for pyx in ROOT.glob("envs/*/_native.pyx"))
+    assert len(warnings) == len(games), out.stderr[-3000:]  # one line per extension
+    for game, line in zip(games, sorted(warnings), strict=True):
+        assert f"cardarena.envs.{game}._native failed" in line, line
     assert built_modules(tmp_path) == []
 
 
 NOT_BUILT = """
 import sys
 sys.modules["cardarena.envs.flip6._native"] = None  # as if the extension were not built
+sys.modules["cardarena.envs.sevn._native"] = None
 import numpy as np
 from cardarena import envs
 from cardarena.envs.core.engine import ConfigError
@@ -76,11 +80,21 @@ except ConfigError as err:
     assert "native core is not built" in str(err), err
 else:
     raise AssertionError("NativeFlip6Game without the extension")
-env = envs.make("flip6")
-env.reset(seed=0)
-for agent in env.agent_iter():
-    obs, _, term, trunc, _ = env.last()
-    env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+from cardarena.envs.sevn import encoding as sevn_encoding, native as sevn_native
+assert not sevn_native.NATIVE_BUILT and sevn_native.native_encoder() is None
+assert sevn_encoding.encode is sevn_encoding.encode_python
+try:
+    sevn_native.NativeSevnGame(4)
+except ConfigError as err:
+    assert "native core is not built" in str(err), err
+else:
+    raise AssertionError("NativeSevnGame without the extension")
+for game, options in (("flip6", None), ("sevn", {"scores": [240] * 4})):
+    env = envs.make(game)
+    env.reset(seed=0, options=options)
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
 print("ok")
 """
 

@@ -77,6 +77,7 @@ from cardarena.envs.sevn.encoding_tables import (
     set_aside_bytes,
 )
 from cardarena.envs.sevn.encoding_view import bust_chance, next_card_counts, render, view
+from cardarena.envs.sevn.native import native_encoder
 from cardarena.envs.sevn.rules import IN_HAND, MAX_PLAYERS, NUM_CARD_KINDS, SevnState
 
 __all__ = [
@@ -86,6 +87,7 @@ __all__ = [
     "bust_chance",
     "card_deltas",
     "encode",
+    "encode_python",
     "next_card_counts",
     "render",
     "view",
@@ -229,3 +231,9 @@ def encode(state: SevnState, seat: int) -> np.ndarray:
                 held = [0.0, 0.0]
         add(PACK_TAIL(me, *each, held[0], held[1]))
     return _FROMBUFFER(_JOIN(out), _FLOAT32)
+
+
+#: the reference encoder above; ``encode`` is the compiled one (byte-identical, envs/sevn/native.py)
+#: where it is built, unless CARDARENA_CORE=python
+encode_python = encode
+encode = native_encoder() or encode_python

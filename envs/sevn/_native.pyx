@@ -1,0 +1,1205 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, nonecheck=False, embedsignature=True
+"""SEVN on a C struct: the native core (engine state, encoder, random rollouts).
+
+The same game as ``rules.py`` (rule ids S1-S27 of ``docs/rules/sevn.md``), step for step: every
+function below mirrors the method of ``SevnGame`` it names, in the same order of effects, so that
+both cores reach the same states. Every random number is drawn from the numpy bit generator of the
+state's ``np.random.Generator`` through numpy's C API (``bitgen_t``), with numpy's own algorithm
+(``Generator.permutation``: a Fisher-Yates shuffle whose indices come from ``random_interval``),
+so the same seed gives the same game on either core and the generator ends in the same state.
+``tests/test_native_sevn.py`` steps both cores side by side.
+
+The encoder computes every float as ``encoding.encode_python`` does (double precision, rounded to
+float32 at the end, the same operations; the sums over the next-card pile are whole numbers, so
+they are exact in any order), so the observation is byte-identical (-0.0 included: a held number
+of a row scoring 0 loses ``-0.0`` points, as ``encoding_rows`` writes it).
+
+Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
+"""
+
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
+
+cimport numpy as cnp
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+from cardarena.envs.core.engine import ConfigError, copy_generator
+from cardarena.envs.sevn.rules import SevnState
+
+cnp.import_array()
+
+# ---- constants of rules.py and encoding_tables.py (checked by tests/test_native_sevn.py) -------
+cdef enum:
+    NK = 31
+    LAST_VALUE = 16
+    BALLAST_M2 = 14
+    X2 = 17
+    LAST_MODIFIER = 22
+    FREEZE = 23
+    SECOND_CHANCE = 24
+    FLIP_THREE = 25
+    FORK = 26
+    STORM = 27
+    FEATHERWEIGHT = 28
+    HEAVYWEIGHT = 29
+    STRAIGHT = 30
+    NUMBER_MASK = 16383
+    SEVN_VALUES = 7
+    SEVN_BONUS = 17
+    FEATHERWEIGHT_POINTS = 15
+    HEAVYWEIGHT_POINTS = 12
+    STRAIGHT_POINTS_PER_CARD = 4
+    IN_HAND = 0
+    PASSED = 1
+    FROZEN = 2
+    BUSTED = 3
+    NO_DECISION = 0
+    TURN = 1
+    TARGET_FREEZE = 2
+    TARGET_FLIP_THREE = 3
+    TARGET_SECOND_CHANCE = 4
+    FORK_CHOICE = 5
+    KEEP_BALLAST = 6
+    NUM_DECISIONS = 7
+    MAXP = 8
+    PASS = 0
+    DRAW = 1
+    TARGET0 = 2
+    FORK0 = 10
+    KEEP = 12
+    DISCARD = 13
+    NUM_ACTIONS = 14
+    DECK = 120
+    ROWCAP = 120
+    QCAP = 128
+    QCAP_LOADED = 64  # a hand's draws can queue at most 25 more (3 FLIP_THREE, 2 STORM)
+    SEAT_BLOCK = 44
+    QUEUE_SHOWN = 4
+    OBS_SIZE = 576
+
+cdef int CARD_VALUE[31]
+CARD_VALUE[:] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, -2, -4, -6,
+                 0, 2, 4, 6, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0]
+cdef int DECK_COUNTS[31]
+DECK_COUNTS[:] = [1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 2, 2, 2,
+                  1, 1, 1, 1, 1, 1, 3, 3, 3, 2, 2, 1, 1, 1]
+#: the bit of a kept non-value card among the seat block's flags 25..34 (0: none)
+cdef int KEPT_BIT[31]
+KEPT_BIT[:] = [0] * 17 + [1, 2, 4, 8, 16, 32, 0, 512, 0, 0, 0, 64, 128, 256]
+cdef uint8_t FULL_DECK[120]
+_full = [card for card in range(NK) for _ in range(DECK_COUNTS[card])]
+for _k in range(DECK):
+    FULL_DECK[_k] = _full[_k]
+
+NUM_CARD_KINDS_C = NK
+OBS_SIZE_C = OBS_SIZE
+NUM_ACTIONS_C = NUM_ACTIONS
+CARD_VALUE_C = [CARD_VALUE[k] for k in range(NK)]
+DECK_COUNTS_C = [DECK_COUNTS[k] for k in range(NK)]
+FULL_DECK_C = [FULL_DECK[k] for k in range(DECK)]
+KEPT_BIT_C = [KEPT_BIT[k] for k in range(NK)]
+
+
+cdef struct S7:
+    int n
+    int target
+    int dealer
+    int scores[8]
+    uint8_t draw[120]  # top of the pile is the end (draw[ndraw - 1]), as in rules.py
+    int ndraw
+    uint8_t discard[120]
+    int ndiscard
+    uint8_t table[8][120]
+    int ntable[8]
+    int status[8]
+    int values[8]
+    int second[8]
+    int x2[8]
+    uint8_t aside[2]
+    int naside
+    int8_t queue[128]  # queue[0] is the next pending draw
+    int nqueue
+    int deal_pos
+    int decision
+    int decider
+    int next_turn
+    int banked[8]
+    int last_banked[8]
+    int last_sevn
+    int winners[8]
+    int nwin
+    int over
+    int hand_index
+    long long decisions
+
+
+# ---- numpy's random_interval and permutation (numpy/random/src/distributions) ----------------
+cdef inline uint64_t random_interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
+    """A uniform integer in [0, mx], drawn exactly as numpy's ``random_interval``."""
+    cdef uint64_t mask, value
+    if mx == 0:
+        return 0
+    mask = mx
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    mask |= mask >> 32
+    if mx <= <uint64_t>0xFFFFFFFFUL:
+        while True:
+            value = bg.next_uint32(bg.state) & mask
+            if value <= mx:
+                return value
+    while True:
+        value = bg.next_uint64(bg.state) & mask
+        if value <= mx:
+            return value
+
+
+cdef inline void shuffle(bitgen_t *bg, uint8_t *data, int n) noexcept nogil:
+    """``data`` reordered as ``[data[i] for i in rng.permutation(n)]`` (numpy's ``_shuffle_raw``
+    on ``arange(n)``: for i from n-1 down to 1, swap i with random_interval(i))."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = <int>random_interval(bg, <uint64_t>i)
+        t = data[i]
+        data[i] = data[j]
+        data[j] = t
+
+
+cdef inline int popcount(int x) noexcept nogil:
+    cdef int c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+cdef inline int longest_run(int mask) noexcept nogil:
+    cdef int run = 0
+    while mask:
+        mask &= mask << 1
+        run += 1
+    return run
+
+
+cdef inline int bonus_points(int bonus, int count, int low, int high, int bits) noexcept nogil:
+    """S22-S24 of ``hand_score`` from a row's sums (``encoding_rows._bonus_points``)."""
+    cdef int points = 0, run
+    if bonus & 1 and count >= 4 and low == count:
+        points += FEATHERWEIGHT_POINTS
+    if bonus & 2 and high >= 3:
+        points += HEAVYWEIGHT_POINTS
+    if bonus & 4:
+        run = longest_run(bits & NUMBER_MASK)
+        if run >= 3:
+            points += STRAIGHT_POINTS_PER_CARD * run
+    return points
+
+
+# ---- the engine (SevnGame's methods, same names) -----------------------------------------------
+cdef int hand_score(S7 *s, int seat, int sevn) noexcept nogil:
+    """S21-S25 (``rules.hand_score``) of ``seat``'s row."""
+    cdef int total = 0, modifiers = 0, doubled = 0, bonus = 0, bits = 0
+    cdef int count = 0, low = 0, high = 0, k, c, v, score
+    for k in range(s.ntable[seat]):
+        c = s.table[seat][k]
+        if c <= LAST_VALUE:
+            v = CARD_VALUE[c]
+            total += v
+            bits |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
+        elif c == X2:
+            doubled = 1
+        elif c <= LAST_MODIFIER:
+            modifiers += CARD_VALUE[c]
+        elif c == FEATHERWEIGHT:
+            bonus |= 1
+        elif c == HEAVYWEIGHT:
+            bonus |= 2
+        elif c == STRAIGHT:
+            bonus |= 4
+    score = (2 * total if doubled else total) + modifiers
+    score += bonus_points(bonus, count, low, high, bits)
+    if sevn:
+        score += SEVN_BONUS
+    return score if score > 0 else 0
+
+
+cdef inline void bank(S7 *s, int seat, int sevn) noexcept nogil:
+    cdef int points = hand_score(s, seat, sevn)
+    s.scores[seat] += points
+    s.banked[seat] = points
+
+
+cdef void start_hand(S7 *s) noexcept nogil:
+    cdef int k
+    for k in range(s.n):
+        s.status[k] = IN_HAND
+        s.values[k] = 0
+        s.second[k] = 0
+        s.x2[k] = 0
+        s.banked[k] = -1
+    s.next_turn = (s.dealer + 1) % s.n
+    s.nqueue = 0
+    s.deal_pos = 0
+
+
+cdef void end_hand(S7 *s, int sevn_seat) noexcept nogil:
+    cdef int seat, k, best, count, at
+    cdef int n = s.n
+    for seat in range(n):
+        for k in range(s.ntable[seat]):
+            s.discard[s.ndiscard] = s.table[seat][k]
+            s.ndiscard += 1
+        s.ntable[seat] = 0
+    s.nqueue = 0
+    for k in range(n):
+        s.values[k] = 0
+        s.second[k] = 0
+        s.x2[k] = 0
+        s.last_banked[k] = s.banked[k]
+    s.last_sevn = sevn_seat
+    s.hand_index += 1
+    best = s.scores[0]
+    at = 0
+    for k in range(1, n):
+        if s.scores[k] > best:
+            best = s.scores[k]
+            at = k
+    count = 0
+    for k in range(n):
+        if s.scores[k] == best:
+            count += 1
+    if best >= s.target and count == 1:
+        s.winners[0] = at
+        s.nwin = 1
+        s.over = 1
+        s.decision = NO_DECISION
+        s.decider = -1
+        for k in range(n):
+            s.banked[k] = -1
+        return
+    s.dealer = (s.dealer + 1) % n
+    start_hand(s)
+
+
+cdef inline int draw(S7 *s, bitgen_t *bg) noexcept nogil:
+    """``_draw``: the top card, reshuffling the discard pile first when the draw pile is empty
+    (``rng.permutation``); -1 when both piles are empty (impossible by the card count)."""
+    if s.ndraw == 0:
+        if s.ndiscard == 0:
+            return -1
+        memcpy(s.draw, s.discard, s.ndiscard)
+        shuffle(bg, s.draw, s.ndiscard)
+        s.ndraw = s.ndiscard
+        s.ndiscard = 0
+    s.ndraw -= 1
+    return s.draw[s.ndraw]
+
+
+cdef inline void to_table(S7 *s, int seat, int card) noexcept nogil:
+    s.table[seat][s.ntable[seat]] = <uint8_t>card
+    s.ntable[seat] += 1
+
+
+cdef inline void to_discard(S7 *s, int card) noexcept nogil:
+    s.discard[s.ndiscard] = <uint8_t>card
+    s.ndiscard += 1
+
+
+cdef int takers(S7 *s, int drawer) noexcept nogil:
+    """``second_chance_takers`` as a mask of seats."""
+    cdef int k, mask = 0
+    for k in range(s.n):
+        if k != drawer and s.status[k] == IN_HAND and not s.second[k]:
+            mask |= 1 << k
+    return mask
+
+
+cdef void sevn(S7 *s, int seat) noexcept nogil:
+    cdef int k
+    for k in range(s.n):
+        if s.status[k] == IN_HAND:
+            bank(s, k, k == seat)
+    end_hand(s, seat)
+
+
+cdef inline void add_value(S7 *s, int seat, int card) noexcept nogil:
+    to_table(s, seat, card)
+    s.values[seat] |= 1 << card
+    if popcount(s.values[seat]) == SEVN_VALUES:
+        sevn(s, seat)
+
+
+cdef void resolve(S7 *s, bitgen_t *bg, int seat, int card) noexcept nogil:
+    """``_resolve``: ``card`` drawn by ``seat`` (S9-S17); may leave a decision pending."""
+    cdef int k, found, m, first
+    if card < 0:
+        return
+    if card <= LAST_VALUE:
+        if card >= BALLAST_M2:
+            s.aside[s.naside] = <uint8_t>card
+            s.naside += 1
+            s.decision = KEEP_BALLAST
+            s.decider = seat
+            return
+        if s.values[seat] >> card & 1:
+            if s.second[seat]:  # the first SECOND_CHANCE of the row leaves it
+                found = 0
+                m = s.ntable[seat]
+                for k in range(m):
+                    if found:
+                        s.table[seat][k - 1] = s.table[seat][k]
+                    elif s.table[seat][k] == SECOND_CHANCE:
+                        found = 1
+                if found:
+                    s.ntable[seat] = m - 1
+                s.second[seat] = 0
+                to_discard(s, SECOND_CHANCE)
+                to_discard(s, card)
+            else:
+                to_table(s, seat, card)
+                s.status[seat] = BUSTED
+            return
+        add_value(s, seat, card)
+        return
+    if card <= LAST_MODIFIER or card >= FEATHERWEIGHT:
+        to_table(s, seat, card)
+        if card == X2:
+            s.x2[seat] = 1
+        return
+    if card == FREEZE or card == FLIP_THREE:
+        s.aside[s.naside] = <uint8_t>card
+        s.naside += 1
+        s.decision = TARGET_FREEZE if card == FREEZE else TARGET_FLIP_THREE
+        s.decider = seat
+    elif card == SECOND_CHANCE:
+        if not s.second[seat]:
+            to_table(s, seat, card)
+            s.second[seat] = 1
+        elif takers(s, seat):
+            s.aside[s.naside] = <uint8_t>card
+            s.naside += 1
+            s.decision = TARGET_SECOND_CHANCE
+            s.decider = seat
+        else:
+            to_discard(s, card)
+    elif card == FORK:
+        to_table(s, seat, card)
+        first = draw(s, bg)
+        s.aside[s.naside] = <uint8_t>first
+        s.naside += 1
+        s.aside[s.naside] = <uint8_t>draw(s, bg)
+        s.naside += 1
+        s.decision = FORK_CHOICE
+        s.decider = seat
+    else:  # STORM
+        to_table(s, seat, card)
+        for k in range(s.n):
+            m = (seat + k) % s.n
+            if s.status[m] == IN_HAND:
+                s.queue[s.nqueue] = <int8_t>m
+                s.nqueue += 1
+
+
+cdef void advance(S7 *s, bitgen_t *bg) noexcept nogil:
+    cdef int seat, k, found
+    cdef int n = s.n
+    while not s.over and s.decision == NO_DECISION:
+        if s.nqueue:
+            seat = s.queue[0]
+            s.nqueue -= 1
+            memmove(&s.queue[0], &s.queue[1], s.nqueue)
+            if s.status[seat] == IN_HAND:
+                resolve(s, bg, seat, draw(s, bg))
+            continue
+        if s.deal_pos < n:
+            seat = (s.dealer + 1 + s.deal_pos) % n
+            s.deal_pos += 1
+            if s.status[seat] == IN_HAND:
+                resolve(s, bg, seat, draw(s, bg))
+            continue
+        seat = s.next_turn
+        found = 0
+        for k in range(n):
+            if s.status[seat] == IN_HAND:
+                s.decision = TURN
+                s.decider = seat
+                found = 1
+                break
+            seat = (seat + 1) % n
+        if not found:
+            end_hand(s, -1)
+
+
+cdef int legal(S7 *s, int *out) noexcept nogil:
+    """The legal actions (sorted) into ``out``; their count."""
+    cdef int k, m = 0, mask
+    cdef int decision = s.decision
+    if s.over:
+        return 0
+    if decision == TURN:
+        out[0] = PASS
+        out[1] = DRAW
+        return 2
+    if decision == TARGET_FREEZE or decision == TARGET_FLIP_THREE:
+        for k in range(s.n):
+            if s.status[k] == IN_HAND:
+                out[m] = TARGET0 + k
+                m += 1
+        return m
+    if decision == TARGET_SECOND_CHANCE:
+        mask = takers(s, s.decider)
+        for k in range(s.n):
+            if mask >> k & 1:
+                out[m] = TARGET0 + k
+                m += 1
+        return m
+    if decision == FORK_CHOICE:
+        out[0] = FORK0
+        out[1] = FORK0 + 1
+        return 2
+    if decision == KEEP_BALLAST and s.naside:
+        if s.values[s.decider] >> s.aside[0] & 1:
+            out[0] = DISCARD
+            return 1
+        out[0] = KEEP
+        out[1] = DISCARD
+        return 2
+    return 0
+
+
+cdef int is_legal(S7 *s, int action) noexcept nogil:
+    cdef int acts[14]
+    cdef int m = legal(s, acts), k
+    for k in range(m):
+        if acts[k] == action:
+            return 1
+    return 0
+
+
+cdef void apply_action(S7 *s, bitgen_t *bg, int action) noexcept nogil:
+    """``apply`` of a legal action by the deciding seat (the caller checked both)."""
+    cdef int seat = s.decider
+    cdef int decision = s.decision
+    cdef int target, card, chosen, other
+    s.decisions += 1
+    s.decision = NO_DECISION
+    if decision == TURN:
+        s.next_turn = (seat + 1) % s.n
+        if action == PASS:
+            s.status[seat] = PASSED
+            bank(s, seat, 0)
+        else:
+            resolve(s, bg, seat, draw(s, bg))
+    elif decision == FORK_CHOICE:
+        chosen = s.aside[action - FORK0]
+        other = s.aside[1 - (action - FORK0)]
+        s.naside = 0
+        to_discard(s, other)
+        resolve(s, bg, seat, chosen)
+    elif decision == KEEP_BALLAST:
+        s.naside -= 1
+        card = s.aside[s.naside]
+        if action == DISCARD:
+            to_discard(s, card)
+        else:
+            add_value(s, seat, card)
+    else:
+        target = action - TARGET0
+        s.naside -= 1
+        card = s.aside[s.naside]
+        to_table(s, target, card)
+        if decision == TARGET_FREEZE:
+            s.status[target] = FROZEN
+            bank(s, target, 0)
+        elif decision == TARGET_FLIP_THREE:
+            for chosen in range(3):
+                s.queue[s.nqueue] = <int8_t>target
+                s.nqueue += 1
+        else:
+            s.second[target] = 1
+    advance(s, bg)
+
+
+cdef void new_game_c(S7 *s, bitgen_t *bg, int n, int target, int dealer) noexcept nogil:
+    """``new_game`` without options: the whole deck shuffled (``stack_deck``), dealt."""
+    cdef uint8_t top_first[120]
+    cdef int k
+    memset(s, 0, sizeof(S7))
+    s.n = n
+    s.target = target
+    s.dealer = dealer
+    memcpy(top_first, FULL_DECK, DECK)
+    shuffle(bg, top_first, DECK)
+    for k in range(DECK):
+        s.draw[k] = top_first[DECK - 1 - k]
+    s.ndraw = DECK
+    for k in range(n):
+        s.last_banked[k] = -1
+    s.decision = NO_DECISION
+    s.decider = -1
+    s.last_sevn = -1
+    start_hand(s)
+    advance(s, bg)
+
+
+cdef void returns_c(S7 *s, double *out) noexcept nogil:
+    cdef int k
+    cdef double win, lose
+    if not s.over or s.nwin == 0 or s.nwin == s.n:
+        for k in range(s.n):
+            out[k] = 0.0
+        return
+    win = 1.0 / s.nwin
+    lose = -1.0 / (s.n - s.nwin)
+    for k in range(s.n):
+        out[k] = lose
+    for k in range(s.nwin):
+        out[s.winners[k]] = win
+
+
+cdef void standing_c(S7 *s, double *out) noexcept nogil:
+    """``standing`` of every seat: lead over the best other seat / target score."""
+    cdef int k, j, best
+    for k in range(s.n):
+        best = -2147483647
+        for j in range(s.n):
+            if j != k and s.scores[j] > best:
+                best = s.scores[j]
+        out[k] = (s.scores[k] - best) / <double>s.target
+
+
+# ---- the encoder (encoding.encode_python's arithmetic, see the module docstring) ---------------
+cdef inline double clip(double x) noexcept nogil:
+    return -1.0 if x < -1.0 else (2.0 if x > 2.0 else x)
+
+
+cdef inline double min2(double x) noexcept nogil:
+    return 2.0 if x > 2.0 else x
+
+
+cdef int row_deltas(S7 *s, int seat, double *out) noexcept nogil:
+    """``encoding_rows._delta_pair``'s deltas of ``seat``'s row (points, as doubles: the same
+    values and zero signs); returns the row's hand score (``hand_score(row)``)."""
+    cdef int total = 0, modifiers = 0, doubled = 0, bonus = 0, bits = 0
+    cdef int count = 0, low = 0, high = 0, k, c, v, t, raw, points, now, after, is_sevn
+    cdef int values = s.values[seat]
+    cdef int second = s.second[seat]
+    for k in range(s.ntable[seat]):
+        c = s.table[seat][k]
+        if c <= LAST_VALUE:
+            v = CARD_VALUE[c]
+            total += v
+            bits |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
+        elif c == X2:
+            doubled = 1
+        elif c <= LAST_MODIFIER:
+            modifiers += CARD_VALUE[c]
+        elif c == FEATHERWEIGHT:
+            bonus |= 1
+        elif c == HEAVYWEIGHT:
+            bonus |= 2
+        elif c == STRAIGHT:
+            bonus |= 4
+    raw = (2 * total if doubled else total) + modifiers
+    points = bonus_points(bonus, count, low, high, bits) if bonus else 0
+    now = raw + points if raw + points > 0 else 0
+    is_sevn = popcount(values) + 1 == SEVN_VALUES
+    for c in range(LAST_VALUE + 1):
+        if values >> c & 1:
+            out[c] = 0.0 if second or c >= BALLAST_M2 else -<double>now
+        else:
+            v = CARD_VALUE[c]
+            t = total + v
+            after = (2 * t if doubled else t) + modifiers
+            if bonus:
+                after += bonus_points(
+                    bonus, count + 1, low + (v <= 6), high + (v >= 10), bits | 1 << c)
+            if is_sevn:
+                after += SEVN_BONUS
+            after = (after if after > 0 else 0) - now
+            if c >= BALLAST_M2:
+                out[c] = <double>after if after > 0 else 0.0
+            else:
+                out[c] = <double>after
+    for c in range(LAST_VALUE + 1, NK):
+        if c == X2:
+            after = 2 * total + modifiers + points
+        elif c <= LAST_MODIFIER:
+            after = raw + CARD_VALUE[c] + points
+        elif c == FEATHERWEIGHT:
+            after = raw + bonus_points(bonus | 1, count, low, high, bits)
+        elif c == HEAVYWEIGHT:
+            after = raw + bonus_points(bonus | 2, count, low, high, bits)
+        elif c == STRAIGHT:
+            after = raw + bonus_points(bonus | 4, count, low, high, bits)
+        else:
+            out[c] = 0.0
+            continue
+        out[c] = <double>((after if after > 0 else 0) - now)
+    return now
+
+
+cdef void encode_c(S7 *s, int seat, float *o) noexcept nogil:
+    cdef int n = s.n
+    cdef double target = <double>s.target
+    cdef int src_counts[31]
+    cdef int discard_counts[31]
+    cdef int pending[8]
+    cdef double deltas[31]
+    cdef double mine[31]
+    cdef double each[8]
+    cdef uint8_t *src
+    cdef int total, k, c, leader, over, deciding, status, values, now, kept, has_mine
+    cdef int score, banked, dup
+    cdef double sum_deltas, x, y, p, bb, hs60, bust
+    cdef float *b
+    memset(o, 0, OBS_SIZE * sizeof(float))
+    for k in range(NK):
+        src_counts[k] = 0
+        discard_counts[k] = 0
+    for k in range(s.ndiscard):
+        discard_counts[s.discard[k]] += 1
+    if s.ndraw:
+        src = s.draw
+        total = s.ndraw
+        for k in range(total):
+            src_counts[src[k]] += 1
+    else:
+        total = s.ndiscard
+        for k in range(NK):
+            src_counts[k] = discard_counts[k]
+    leader = s.scores[0]
+    for k in range(1, n):
+        if s.scores[k] > leader:
+            leader = s.scores[k]
+    for k in range(MAXP):
+        pending[k] = 0
+        each[k] = 0.0
+    for k in range(s.nqueue):
+        pending[s.queue[k]] += 1
+    over = s.over
+    deciding = -1 if over else s.decider
+    has_mine = 0
+    for c in range(n):
+        b = o + c * SEAT_BLOCK
+        status = s.status[c]
+        values = s.values[c]
+        score = s.scores[c]
+        b[0] = 1.0
+        b[1] = 1.0 if c == seat else 0.0
+        b[2] = 1.0 if c == s.dealer else 0.0
+        b[3] = 1.0 if c == deciding else 0.0
+        b[4 + status] = 1.0
+        for k in range(LAST_VALUE + 1):
+            b[8 + k] = 1.0 if values >> k & 1 else 0.0
+        kept = 0
+        for k in range(s.ntable[c]):
+            kept |= KEPT_BIT[s.table[c][k]]
+        for k in range(10):
+            b[25 + k] = 1.0 if kept >> k & 1 else 0.0
+        if status == IN_HAND:
+            now = row_deltas(s, c, deltas)
+            hs60 = min2(now / 60.0)
+            if not over:
+                sum_deltas = 0.0
+                for k in range(NK):
+                    sum_deltas += deltas[k] * src_counts[k]
+                x = ((sum_deltas / total) if total else 0.0) / 30.0
+                each[c] = clip(x)
+                if c == seat:
+                    has_mine = 1
+                    for k in range(NK):
+                        mine[k] = clip(deltas[k] / 30.0)
+            if total == 0 or s.second[c]:
+                bust = 0.0
+            else:
+                dup = 0
+                for k in range(14):
+                    if values >> k & 1:
+                        dup += src_counts[k]
+                bust = dup / <double>total
+        else:
+            now = 0
+            hs60 = 0.0
+            bust = 0.0
+        x = score / target
+        y = (score + now) / target
+        p = pending[c] / 4.0
+        banked = s.banked[c]
+        bb = (banked if banked > 0 else 0) / 60.0
+        b[35] = <float>hs60
+        b[36] = <float>min2(x)
+        b[37] = <float>min2(y)
+        b[38] = <float>(popcount(values) / 7.0)
+        b[39] = <float>bust
+        b[40] = <float>min2(p)
+        b[41] = <float>min2(s.ntable[c] / 20.0)
+        b[42] = 1.0 if score == leader else 0.0
+        b[43] = <float>min2(bb)
+    b = o + MAXP * SEAT_BLOCK
+    b[0 if over else s.decision] = 1.0
+    b += NUM_DECISIONS
+    for k in range(s.naside if s.naside < 2 else 2):
+        b[k * NK + s.aside[k]] = 1.0
+    b += 2 * NK
+    for k in range(s.nqueue if s.nqueue < QUEUE_SHOWN else QUEUE_SHOWN):
+        b[k * MAXP + s.queue[k]] = 1.0
+    b += QUEUE_SHOWN * MAXP
+    b[0] = <float>min2(s.nqueue / 10.0)
+    b[1] = 1.0 if s.deal_pos < n and not over else 0.0
+    b[2] = <float>(s.ndraw / 120.0)
+    b += 3
+    for k in range(NK):
+        b[k] = <float>(src_counts[k] / <double>DECK_COUNTS[k])
+    b += NK
+    for k in range(NK):
+        b[k] = <float>(discard_counts[k] / <double>DECK_COUNTS[k])
+    b += NK
+    b[seat] = 1.0
+    b[MAXP + n - 2] = 1.0
+    b += MAXP + 7
+    b[0] = 1.0 if s.ndraw == 0 else 0.0
+    b += 1
+    if over:
+        return
+    if has_mine:
+        for k in range(NK):
+            b[k] = <float>mine[k]
+    b += NK
+    if has_mine:
+        b[0] = <float>each[seat]
+    for k in range(MAXP):
+        b[1 + k] = <float>each[k]
+    if has_mine and s.naside:
+        b[1 + MAXP] = <float>mine[s.aside[0]]
+        if s.naside > 1:
+            b[2 + MAXP] = <float>mine[s.aside[1]]
+
+
+# ---- Python state <-> struct -------------------------------------------------------------------
+cdef int load_cards(uint8_t *dst, object cards, int cap, str what) except -1:
+    cdef Py_ssize_t m = len(cards), k
+    cdef long c
+    if m > cap:
+        raise ConfigError(f"sevn state: {what} holds {m} cards; allowed: at most {cap}")
+    for k in range(m):
+        c = cards[k]
+        if not 0 <= c < NK:
+            raise ConfigError(f"sevn state: {what} holds card {c!r}; allowed: 0..{NK - 1}")
+        dst[k] = <uint8_t>c
+    return <int>m
+
+
+cdef int check_range(str what, long long value, long long low, long long high) except -1:
+    if not low <= value <= high:
+        raise ConfigError(f"sevn state: {what} is {value}; allowed: {low}..{high}")
+    return 0
+
+
+cdef int load_state(S7 *s, object st, bint whole) except -1:
+    """The struct of a ``SevnState`` (rules.py's fields, their meaning unchanged). Every index
+    the C code uses is checked; ``whole``: also that the zones hold the 120 cards of the deck
+    (a state that will be played on: no zone can then outgrow its array)."""
+    cdef int n = st.num_players, k, cards
+    check_range("num_players", n, 2, MAXP)
+    s.n = n
+    check_range("target_score", st.target_score, 1, 100_000)
+    s.target = st.target_score
+    check_range("dealer", st.dealer, 0, n - 1)
+    s.dealer = st.dealer
+    rows = (st.scores, st.status, st.values, st.table, st.has_second_chance, st.has_x2,
+            st.banked, st.last_banked)
+    for row in rows:
+        if len(row) != n:
+            raise ConfigError(
+                f"sevn state: scores, status, values, table, has_second_chance, has_x2, banked "
+                f"and last_banked need {n} entries; one has {len(row)}")
+    scores, status, values, table, second, x2, banked, last_banked = rows
+    for k in range(n):
+        check_range("a score", scores[k], -(10**8), 10**8)
+        s.scores[k] = scores[k]
+        check_range("status", status[k], IN_HAND, BUSTED)
+        s.status[k] = status[k]
+        check_range("values", values[k], 0, (1 << (LAST_VALUE + 1)) - 1)
+        s.values[k] = values[k]
+        s.second[k] = 1 if second[k] else 0
+        s.x2[k] = 1 if x2[k] else 0
+        check_range("banked", banked[k], -1, 10**8)
+        s.banked[k] = banked[k]
+        check_range("last_banked", last_banked[k], -1, 10**8)
+        s.last_banked[k] = last_banked[k]
+        s.ntable[k] = load_cards(s.table[k], table[k], ROWCAP, f"table[{k}]")
+    s.ndraw = load_cards(s.draw, st.draw_pile, DECK, "draw_pile")
+    s.ndiscard = load_cards(s.discard, st.discard_pile, DECK, "discard_pile")
+    s.naside = load_cards(s.aside, st.set_aside, 2, "set_aside")
+    if whole:
+        cards = s.ndraw + s.ndiscard + s.naside
+        for k in range(n):
+            cards += s.ntable[k]
+        if cards != DECK:
+            raise ConfigError(f"sevn state: the zones hold {cards} cards; allowed: the {DECK} "
+                              f"cards of the deck")
+    queue = st.queue
+    if len(queue) > QCAP_LOADED:
+        raise ConfigError(
+            f"sevn state: {len(queue)} pending draws; allowed: at most {QCAP_LOADED}")
+    s.nqueue = len(queue)
+    for k in range(s.nqueue):
+        check_range("a pending draw's seat", queue[k], 0, n - 1)
+        s.queue[k] = <int8_t>queue[k]
+    check_range("deal_pos", st.deal_pos, 0, n)
+    s.deal_pos = st.deal_pos
+    check_range("decision", st.decision, NO_DECISION, KEEP_BALLAST)
+    s.decision = st.decision
+    check_range("decider", st.decider, -1, n - 1)
+    s.decider = st.decider
+    if s.decision != NO_DECISION and s.decider < 0 and not st.over:
+        raise ConfigError("sevn state: a decision with decider -1; allowed: a seat 0..n-1")
+    check_range("next_turn", st.next_turn, 0, n - 1)
+    s.next_turn = st.next_turn
+    check_range("last_sevn", st.last_sevn, -1, n - 1)
+    s.last_sevn = st.last_sevn
+    s.over = 1 if st.over else 0
+    check_range("hand_index", st.hand_index, 0, 10**9)
+    s.hand_index = st.hand_index
+    check_range("decisions", st.decisions, 0, 10**15)
+    s.decisions = st.decisions
+    winners = st.winners
+    if len(winners) > n:
+        raise ConfigError(f"sevn state: winners {winners!r}; allowed: at most {n} seats")
+    s.nwin = len(winners)
+    for k in range(s.nwin):
+        check_range("a winner", winners[k], 0, n - 1)
+        s.winners[k] = winners[k]
+    return 0
+
+
+cdef list cards_list(uint8_t *cards, int m):
+    return [cards[k] for k in range(m)]
+
+
+cdef inline int check_seat(int seat, int n) except -1:
+    if not 0 <= seat < n:
+        raise IndexError(f"sevn: seat {seat} is not a seat of this {n}-player game (0..{n - 1})")
+    return 0
+
+
+cdef inline cnp.ndarray new_obs():
+    cdef cnp.npy_intp dims[1]
+    dims[0] = OBS_SIZE
+    return cnp.PyArray_EMPTY(1, dims, cnp.NPY_FLOAT32, 0)
+
+
+cdef inline bitgen_t *bitgen_of(object rng) except NULL:
+    capsule = rng.bit_generator.capsule
+    return <bitgen_t *>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+def encode(state, int seat):
+    """The observation of ``seat`` (``encoding.encode_python``'s, byte for byte) of a
+    ``SevnState`` or a native state."""
+    cdef S7 s
+    cdef S7 *p
+    cdef cnp.ndarray out = new_obs()
+    if type(state) is NativeState:
+        p = &(<NativeState>state).s
+    else:
+        load_state(&s, state, False)
+        p = &s
+    check_seat(seat, p.n)
+    encode_c(p, seat, <float *>cnp.PyArray_DATA(out))
+    return out
+
+
+# ---- the state object --------------------------------------------------------------------------
+cdef class NativeState:
+    """A sevn game state on a C struct, with the numpy generator it draws from.
+
+    Its read-only attributes have the names and values of ``SevnState``'s (lists are fresh
+    copies), so code that reads a state (renders, views, baselines) reads either."""
+
+    cdef S7 s
+    cdef object _rng
+    cdef object _bits  # keeps the bit generator (owner of the bitgen_t) alive
+    cdef bitgen_t *bg
+
+    cdef int _set_rng(self, object rng) except -1:
+        self._rng = rng
+        self._bits = rng.bit_generator
+        self.bg = bitgen_of(rng)
+        return 0
+
+    # ---- construction ----
+    @staticmethod
+    def new_game(rng, int num_players, int target_score, int dealer):
+        """``SevnGame.new_game(rng)`` without options (a shuffled deck, dealt)."""
+        check_range("num_players", num_players, 2, MAXP)
+        check_range("target_score", target_score, 1, 100_000)
+        check_range("dealer", dealer, 0, num_players - 1)
+        cdef NativeState st = NativeState.__new__(NativeState)
+        st._set_rng(rng)
+        new_game_c(&st.s, st.bg, num_players, target_score, dealer)
+        return st
+
+    @staticmethod
+    def from_python(state, rng=None):
+        """The native copy of a ``SevnState`` (drawing from ``rng``, default its own
+        generator, shared)."""
+        cdef NativeState st = NativeState.__new__(NativeState)
+        load_state(&st.s, state, True)
+        st._set_rng(state.rng if rng is None else rng)
+        return st
+
+    def to_python(self, copy_rng=True):
+        """The ``SevnState`` of this state (its generator copied, or shared)."""
+        cdef S7 *s = &self.s
+        cdef int k
+        cdef int n = s.n
+        return SevnState(
+            num_players=n,
+            target_score=s.target,
+            rng=copy_generator(self._rng) if copy_rng else self._rng,
+            scores=[s.scores[k] for k in range(n)],
+            dealer=s.dealer,
+            draw_pile=cards_list(s.draw, s.ndraw),
+            discard_pile=cards_list(s.discard, s.ndiscard),
+            table=[cards_list(s.table[k], s.ntable[k]) for k in range(n)],
+            status=[s.status[k] for k in range(n)],
+            values=[s.values[k] for k in range(n)],
+            has_second_chance=[bool(s.second[k]) for k in range(n)],
+            has_x2=[bool(s.x2[k]) for k in range(n)],
+            set_aside=cards_list(s.aside, s.naside),
+            queue=[s.queue[k] for k in range(s.nqueue)],
+            deal_pos=s.deal_pos,
+            decision=s.decision,
+            decider=s.decider,
+            next_turn=s.next_turn,
+            banked=[s.banked[k] for k in range(n)],
+            last_banked=[s.last_banked[k] for k in range(n)],
+            last_sevn=s.last_sevn,
+            winners=[s.winners[k] for k in range(s.nwin)],
+            over=bool(s.over),
+            hand_index=s.hand_index,
+            decisions=s.decisions,
+        )
+
+    def __reduce__(self):
+        return (_rebuild, (self.to_python(),))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def clone(self, rng=None):
+        """An independent copy (the generator copied exactly, or replaced by ``rng``)."""
+        cdef NativeState st = NativeState.__new__(NativeState)
+        st.s = self.s
+        st._set_rng(copy_generator(self._rng) if rng is None else rng)
+        return st
+
+    # ---- queries ----
+    def legal_actions(self):
+        cdef int acts[14]
+        cdef int m = legal(&self.s, acts), k
+        return [acts[k] for k in range(m)]
+
+    def legal_mask(self):
+        """The action mask (int8, size 14)."""
+        cdef int acts[14]
+        cdef int m = legal(&self.s, acts), k
+        out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        cdef int8_t[::1] view = out
+        for k in range(m):
+            view[acts[k]] = 1
+        return out
+
+    def current_player(self):
+        return None if self.s.over else self.s.decider
+
+    def is_legal(self, int action):
+        return 0 <= action < NUM_ACTIONS and bool(is_legal(&self.s, action))
+
+    def returns(self):
+        cdef double out[8]
+        returns_c(&self.s, out)
+        return [out[k] for k in range(self.s.n)]
+
+    def standing(self):
+        cdef double out[8]
+        standing_c(&self.s, out)
+        return [out[k] for k in range(self.s.n)]
+
+    def encode(self, int seat):
+        """The observation of ``seat`` (as ``encoding.encode_python``)."""
+        cdef cnp.ndarray out = new_obs()
+        check_seat(seat, self.s.n)
+        encode_c(&self.s, seat, <float *>cnp.PyArray_DATA(out))
+        return out
+
+    # ---- play ----
+    def apply(self, int action):
+        """Play ``action`` for the deciding seat; False (nothing changed) when it is not legal
+        or the game is over (the engine raises the error)."""
+        if self.s.over or not 0 <= action < NUM_ACTIONS or not is_legal(&self.s, action):
+            return False
+        apply_action(&self.s, self.bg, action)
+        return True
+
+    def rollouts(self, int count, seed, str horizon="game"):
+        """``count`` random-legal-action playouts from this state, all inside C: to the end of
+        the game (``horizon="game"``: the returns) or of the hand in progress (``"round"``:
+        each seat's standing, its lead over the best other seat / target score, or the returns
+        if the game ended first). Actions and reshuffles come from ``np.random.default_rng(seed)``
+        (this state and its generator are unchanged). Returns (values float64[count, seats],
+        decisions played)."""
+        if horizon not in ("game", "round"):
+            raise ConfigError(f"sevn rollouts: horizon {horizon!r}; allowed: 'game' or 'round'")
+        if count < 0:
+            raise ConfigError(f"sevn rollouts: count {count}; allowed: 0 or more")
+        rng = np.random.default_rng(seed)
+        cdef object bits = rng.bit_generator  # alive until the end
+        cdef bitgen_t *bg = bitgen_of(rng)
+        cdef int n = self.s.n, i, m
+        cdef int to_round = horizon == "round"
+        cdef int start_hand = self.s.hand_index
+        cdef long long decisions = 0
+        cdef int acts[14]
+        cdef S7 w
+        values = np.zeros((count, n), dtype=np.float64)
+        cdef double[:, ::1] vals = values
+        with nogil:
+            for i in range(count):
+                w = self.s
+                while not w.over and not (to_round and w.hand_index != start_hand):
+                    m = legal(&w, acts)
+                    if m == 0:
+                        break
+                    apply_action(&w, bg, acts[random_interval(bg, <uint64_t>(m - 1))])
+                    decisions += 1
+                if w.over or not to_round:
+                    returns_c(&w, &vals[i, 0])
+                else:
+                    standing_c(&w, &vals[i, 0])
+        return values, decisions
+
+    # ---- SevnState's attribute names (read-only copies) ----
+    @property
+    def rng(self):
+        return self._rng
+
+    @property
+    def num_players(self):
+        return self.s.n
+
+    @property
+    def target_score(self):
+        return self.s.target
+
+    @property
+    def scores(self):
+        return [self.s.scores[k] for k in range(self.s.n)]
+
+    @property
+    def dealer(self):
+        return self.s.dealer
+
+    @property
+    def draw_pile(self):
+        return cards_list(self.s.draw, self.s.ndraw)
+
+    @property
+    def discard_pile(self):
+        return cards_list(self.s.discard, self.s.ndiscard)
+
+    @property
+    def table(self):
+        return [cards_list(self.s.table[k], self.s.ntable[k]) for k in range(self.s.n)]
+
+    @property
+    def status(self):
+        return [self.s.status[k] for k in range(self.s.n)]
+
+    @property
+    def values(self):
+        return [self.s.values[k] for k in range(self.s.n)]
+
+    @property
+    def has_second_chance(self):
+        return [bool(self.s.second[k]) for k in range(self.s.n)]
+
+    @property
+    def has_x2(self):
+        return [bool(self.s.x2[k]) for k in range(self.s.n)]
+
+    @property
+    def set_aside(self):
+        return cards_list(self.s.aside, self.s.naside)
+
+    @property
+    def queue(self):
+        return [self.s.queue[k] for k in range(self.s.nqueue)]
+
+    @property
+    def deal_pos(self):
+        return self.s.deal_pos
+
+    @property
+    def decision(self):
+        return self.s.decision
+
+    @property
+    def decider(self):
+        return self.s.decider
+
+    @property
+    def next_turn(self):
+        return self.s.next_turn
+
+    @property
+    def banked(self):
+        return [self.s.banked[k] for k in range(self.s.n)]
+
+    @property
+    def last_banked(self):
+        return [self.s.last_banked[k] for k in range(self.s.n)]
+
+    @property
+    def last_sevn(self):
+        return self.s.last_sevn
+
+    @property
+    def winners(self):
+        return [self.s.winners[k] for k in range(self.s.nwin)]
+
+    @property
+    def over(self):
+        return bool(self.s.over)
+
+    @property
+    def hand_index(self):
+        return self.s.hand_index
+
+    @property
+    def decisions(self):
+        return self.s.decisions
+
+
+def _rebuild(state):
+    """The unpickled native state (pickled as its ``SevnState``)."""
+    return NativeState.from_python(state)
