@@ -1,7 +1,11 @@
-"""ratatat's native core (``envs/ratatat/_native.pyx``) against the Python reference.
+"""ratatat's native core (``envs/ratatat/_native.pyx``) plays the same games as the Python engine.
 
-The compiled encoder gives every seat's observation byte for byte as ``encoding.encode_python``
-does, on every step of random games of every player count and option set. Skipped when the
+The lock-step (``bench/native_ratatat.py``): 500 games per player count over the memory modes,
+turn caps, round counts, first dealers and ``new_game`` options, both cores stepped side by side
+with random legal actions (legal actions and mask, every seat's observation bit for bit, returns,
+termination, ``to_dict`` at every step; the generators' states at the end). The compiled encoder
+gives every seat's observation byte for byte as ``encoding.encode_python`` does, on every step of
+random games of every player count and option set. Skipped when the
 extension is not built (``setup.py build_ext --inplace`` or ``pip install -e .`` with Cython and a
 C compiler); the build without it is checked by ``test_native_build.py``.
 """
@@ -15,7 +19,13 @@ import sys
 import numpy as np
 import pytest
 
-from cardarena.envs.core.engine import ConfigError
+from bench.native_ratatat import PLAYER_COUNTS, lockstep
+from cardarena.envs.core.engine import (
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    OutOfTurnError,
+)
 from cardarena.envs.ratatat import encoding, rules
 from cardarena.envs.ratatat.native import NATIVE_AVAILABLE, NATIVE_BUILT
 
@@ -27,8 +37,8 @@ pytestmark = pytest.mark.skipif(
 
 if NATIVE_BUILT:
     from cardarena.envs.ratatat import _native
+    from cardarena.envs.ratatat.native import NativeRatatatGame, NativeState
 
-PLAYER_COUNTS = (2, 3, 4, 5, 6)
 #: the manifest's option sets (every memory mode, the R12 cap with two rounds), one round each
 #: unless the set says otherwise (the encoder is exercised the same; games are shorter)
 OPTION_SETS = (
@@ -108,3 +118,217 @@ def test_the_compiled_encoder_refuses_a_seat_outside_the_game_and_a_bad_state():
     bad.held = 13
     with pytest.raises(ConfigError, match="held is 13"):
         _native.encode(bad, 0)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_the_native_core_plays_500_games_in_lock_step_with_the_python_engine(num_players):
+    result = lockstep(num_players, 500, seed=31, short=True)
+    assert result["games"] == 500 and result["steps"] > 500 * 6
+    assert result["observations"] >= result["steps"] * num_players
+
+
+def _play_to(game, state, steps, pick=-1):
+    for _ in range(steps):
+        if game.is_over(state):
+            break
+        game.apply(state, game.legal_actions(state)[pick])
+
+
+def test_the_native_engine_raises_the_python_engines_errors():
+    py, nat = rules.RatatatGame(4), NativeRatatatGame(4)
+    a, b = py.new_game(np.random.default_rng(5)), nat.new_game(np.random.default_rng(5))
+    seat = py.current_player(a)
+    other = (seat + 1) % 4
+    for action in (rules.KNOCK, rules.SLOT0, 111, 999, -1):
+        with pytest.raises(IllegalActionError) as want:
+            py.apply(a, action)
+        with pytest.raises(IllegalActionError) as got:
+            nat.apply(b, action)
+        assert str(got.value) == str(want.value)
+    with pytest.raises(OutOfTurnError) as want:
+        py.apply(a, rules.DRAW, seat=other)
+    with pytest.raises(OutOfTurnError) as got:
+        nat.apply(b, rules.DRAW, seat=other)
+    assert str(got.value) == str(want.value)
+    assert nat.to_dict(b) == py.to_dict(a)  # nothing changed
+    py.apply(a, rules.DRAW)
+    nat.apply(b, rules.DRAW)
+    for action in (rules.REDRAW, rules.TAKE_DISCARD):  # not legal with a drawn card
+        with pytest.raises(IllegalActionError) as want:
+            py.apply(a, action)
+        with pytest.raises(IllegalActionError) as got:
+            nat.apply(b, action)
+        assert str(got.value) == str(want.value)
+    while not py.is_over(a):
+        action = py.legal_actions(a)[0]
+        py.apply(a, action)
+        nat.apply(b, action)
+    with pytest.raises(GameOverError) as want:
+        py.apply(a, rules.DRAW)
+    with pytest.raises(GameOverError) as got:
+        nat.apply(b, rules.DRAW)
+    assert str(got.value) == str(want.value)
+    assert nat.legal_actions(b) == [] and nat.current_player(b) is None
+    assert not b.legal_mask().any()
+
+
+def test_a_swap_refuses_the_deciders_own_row_and_absent_seats():
+    py, nat = rules.RatatatGame(3), NativeRatatatGame(3)
+    deck = [str(v) for v in range(9)] + ["0", "1", "2", "3", "SWAP"]  # 12 dealt, 1 face up
+    a = py.new_game(np.random.default_rng(0), {"deck": deck})
+    b = nat.new_game(np.random.default_rng(0), {"deck": deck})
+    for game, state in ((py, a), (nat, b)):
+        game.apply(state, rules.DRAW)
+        game.apply(state, rules.USE)
+    seat = py.current_player(a)
+    assert py.decision_name(a) == nat.decision_name(b) == "swap"
+    for target in (seat, 3, 5):  # own row, seats not at a 3-player table
+        action = rules.swap_action(0, target, 0)
+        assert action not in py.legal_actions(a) and not b.is_legal(action)
+        with pytest.raises(IllegalActionError) as want:
+            py.apply(a, action)
+        with pytest.raises(IllegalActionError) as got:
+            nat.apply(b, action)
+        assert str(got.value) == str(want.value)
+    assert nat.legal_actions(b) == py.legal_actions(a)
+
+
+def test_a_native_state_reads_like_a_python_state():
+    py, nat = rules.RatatatGame(5, num_rounds=2), NativeRatatatGame(5, num_rounds=2)
+    a, b = py.new_game(np.random.default_rng(2)), nat.new_game(np.random.default_rng(2))
+    for steps in (7, 40, 400):  # the first legal action: take the discard, slot 0, knock
+        _play_to(py, a, steps, pick=0)
+        _play_to(nat, b, steps, pick=0)
+        for name in rules.RatatatState.__slots__:
+            if name != "rng":
+                assert getattr(b, name) == getattr(a, name), name
+        assert nat.card_zones(b) == py.card_zones(a)
+        assert nat.conservation_error(b) is None
+        assert [nat.potential(b, s) for s in range(5)] == [py.potential(a, s) for s in range(5)]
+        assert b.standing() == [py.potential(a, s) for s in range(5)]
+        assert nat.hidden_positions(b, 1) == py.hidden_positions(a, 1)
+        assert encoding.render(b, 1) == encoding.render(a, 1)
+        assert encoding.view(b, 1) == encoding.view(a, 1)
+    assert py.is_over(a) and a.round_scores and b.round_scores == a.round_scores
+    back = b.to_python()
+    assert py.to_dict(back) == py.to_dict(a) and back.rng is not b.rng
+
+
+def test_resample_hidden_goes_through_the_python_engine():
+    py, nat = rules.RatatatGame(4), NativeRatatatGame(4)
+    a, b = py.new_game(np.random.default_rng(6)), nat.new_game(np.random.default_rng(6))
+    _play_to(py, a, 9, pick=0)
+    _play_to(nat, b, 9, pick=0)
+    world_a = py.resample_hidden(a, 1, np.random.default_rng(9))
+    world_b = nat.resample_hidden(b, 1, np.random.default_rng(9))
+    assert isinstance(world_b, NativeState)
+    assert nat.to_dict(world_b) == py.to_dict(world_a)
+
+
+def test_new_game_options_and_a_bad_saved_state_go_through_the_python_engine():
+    py, nat = rules.RatatatGame(3, num_rounds=3), NativeRatatatGame(3, num_rounds=3)
+    options = {"deck": ["9", "PEEK", "0"], "scores": [10, 20, 30], "dealer": 2, "round_index": 2}
+    a = py.new_game(np.random.default_rng(1), options)
+    b = nat.new_game(np.random.default_rng(1), options)
+    assert nat.to_dict(b) == py.to_dict(a)
+    data = py.to_dict(a)
+    data["scores"] = [10, 20]
+    with pytest.raises(ConfigError, match="scores"):
+        nat.from_dict(data)
+    with pytest.raises(ConfigError, match="more copies of 'DRAW_TWO'"):
+        nat.new_game(np.random.default_rng(1), {"deck": ["DRAW_TWO"] * 6})
+    with pytest.raises(ConfigError, match="unknown ratatat reset options"):
+        nat.new_game(np.random.default_rng(1), {"decks": []})
+
+
+def test_the_native_engine_refuses_the_python_engines_bad_options():
+    for kwargs in ({"num_players": 7}, {"memory": "total"}, {"max_turns": 0}, {"first_dealer": 4}):
+        with pytest.raises(ConfigError) as want:
+            rules.RatatatGame(**kwargs)
+        with pytest.raises(ConfigError) as got:
+            NativeRatatatGame(**kwargs)
+        assert str(got.value) == str(want.value)
+
+
+def test_clone_copies_the_generator_or_takes_the_one_given():
+    nat = NativeRatatatGame(4)
+    state = nat.new_game(np.random.default_rng(3))
+    copy = nat.clone(state)
+    assert copy.rng is not state.rng
+    assert copy.rng.bit_generator.state == state.rng.bit_generator.state
+    rng = np.random.default_rng(4)
+    assert nat.clone(state, rng).rng is rng
+    nat.apply(copy, nat.legal_actions(copy)[0])
+    assert copy.decisions == state.decisions + 1 and copy.log != state.log
+    assert isinstance(NativeState.from_python(nat.to_python(state)), NativeState)
+    python = rules.RatatatGame(4).new_game(np.random.default_rng(3))
+    assert isinstance(nat.clone(python), rules.RatatatState)
+
+
+def test_a_native_state_pickles_and_copies_as_itself():
+    import copy
+    import pickle
+
+    nat = NativeRatatatGame(4, num_rounds=2)
+    state = nat.new_game(np.random.default_rng(1))
+    _play_to(nat, state, 60, pick=0)
+    assert state.round_scores
+    for other in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state), copy.copy(state)):
+        assert isinstance(other, NativeState) and other.rng is not state.rng
+        assert nat.to_dict(other) == nat.to_dict(state)
+        assert other.round_scores == state.round_scores and other.log == state.log
+
+
+def test_a_state_the_c_struct_cannot_hold_is_refused():
+    py = rules.RatatatGame(4)
+    state = py.new_game(np.random.default_rng(0))
+    bad = py.clone(state)
+    bad.knowers = [16] + bad.knowers[1:]
+    for call in (lambda: NativeState.from_python(bad), lambda: _native.encode(bad, 0)):
+        with pytest.raises(ConfigError, match="knowers is 16; allowed: 0..15"):
+            call()
+    extra = py.clone(state)
+    extra.discard_pile = [*extra.discard_pile, 0]
+    with pytest.raises(ConfigError, match="the zones hold 67 cards"):
+        NativeState.from_python(extra)
+    assert _native.encode(extra, 0).shape == (encoding.OBS_SIZE,)  # encoding reads, never grows
+    deep = py.clone(state)
+    deep.in_use = [rules.DRAW_TWO_CARD] * 9
+    with pytest.raises(ConfigError, match="in_use holds 9 cards; allowed: at most 8"):
+        NativeState.from_python(deep)
+    long_log = py.clone(state)
+    long_log.log = [(0, 1)] * 25
+    with pytest.raises(ConfigError, match="log holds 25 entries"):
+        NativeState.from_python(long_log)
+    for args in ((7, 10, 1, 0, 0), (4, 10, 1, 3, 0), (4, 10, 1, 0, 4), (4, 0, 1, 0, 0)):
+        with pytest.raises(ConfigError, match="allowed"):
+            NativeState.new_game(np.random.default_rng(0), *args)
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_the_aec_env_on_the_native_engine_plays_the_python_envs_games(num_players):
+    """``envs.make(..., core="native")`` and ``core="python"`` play the same games."""
+    from cardarena.envs.core.aec import CardGameEnv
+    from cardarena.envs.ratatat import SPEC
+
+    for checks in (True, False):
+        ours = CardGameEnv(SPEC, checks=checks, core="native", num_players=num_players)
+        ref = CardGameEnv(SPEC, checks=checks, core="python", num_players=num_players)
+        assert isinstance(ours.game, NativeRatatatGame)
+        assert type(ref.game) is rules.RatatatGame
+        for game in range(4):
+            ours.reset(seed=game)
+            ref.reset(seed=game)
+            rng = np.random.default_rng(game)
+            for agent, want_agent in zip(ours.agent_iter(), ref.agent_iter(), strict=True):
+                assert agent == want_agent
+                obs, reward, term, trunc, _ = ours.last()
+                want, want_reward, want_term, want_trunc, _ = ref.last()
+                assert obs["observation"].tobytes() == want["observation"].tobytes()
+                assert obs["action_mask"].tobytes() == want["action_mask"].tobytes()
+                assert (reward, term, trunc) == (want_reward, want_term, want_trunc)
+                action = None
+                if not (term or trunc):
+                    action = int(rng.choice(np.flatnonzero(want["action_mask"])))
+                ours.step(action)
+                ref.step(action)

@@ -73,11 +73,13 @@ def test_the_leaf_value_is_fitted_once_per_process_and_orders_standings(monkeypa
     engine = envs.get_spec("flip6").make_engine(num_players=3)
     first = leaf_value("flip6", engine, "ev", games=150, seed=3, progress=False)
     assert leaf_value("flip6", engine, "ev", games=150, seed=3, progress=False) is first
-    # a seat far ahead at a round boundary is worth more than one far behind
-    state = engine.new_game(np.random.default_rng(0))
+    # a seat far ahead at a round boundary is worth more than one far behind (the scores are
+    # written into a Python state: a native state's attributes are read-only copies)
+    python = envs.get_spec("flip6").make_engine(core="python", num_players=3)
+    state = python.new_game(np.random.default_rng(0))
     state.scores[:] = [55, 10, 10]
-    ahead = first(engine.round_features(state, 0)[None])[0]
-    behind = first(engine.round_features(state, 1)[None])[0]
+    ahead = first(python.round_features(state, 0)[None])[0]
+    behind = first(python.round_features(state, 1)[None])[0]
     assert ahead > behind
 
 

@@ -158,6 +158,413 @@ cdef struct R:
     int err  # a draw from two empty piles (unreachable with 66 cards; rules.py raises)
 
 
+# ---- numpy's random_interval and permutation (numpy/random/src/distributions) ----------------
+cdef inline uint64_t random_interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
+    """A uniform integer in [0, mx], drawn exactly as numpy's ``random_interval``."""
+    cdef uint64_t mask, value
+    if mx == 0:
+        return 0
+    mask = mx
+    mask |= mask >> 1
+    mask |= mask >> 2
+    mask |= mask >> 4
+    mask |= mask >> 8
+    mask |= mask >> 16
+    mask |= mask >> 32
+    if mx <= <uint64_t>0xFFFFFFFFUL:
+        while True:
+            value = bg.next_uint32(bg.state) & mask
+            if value <= mx:
+                return value
+    while True:
+        value = bg.next_uint64(bg.state) & mask
+        if value <= mx:
+            return value
+
+
+cdef inline void shuffle(bitgen_t *bg, int8_t *data, int n) noexcept nogil:
+    """``data`` reordered as ``[data[i] for i in rng.permutation(n)]`` (numpy's ``_shuffle_raw``
+    on ``arange(n)``: for i from n-1 down to 1, swap i with random_interval(i))."""
+    cdef int i, j
+    cdef int8_t t
+    for i in range(n - 1, 0, -1):
+        j = <int>random_interval(bg, <uint64_t>i)
+        t = data[i]
+        data[i] = data[j]
+        data[j] = t
+
+
+# ---- the engine (RatatatGame's methods, same names) --------------------------------------------
+cdef void deal(R *s, int8_t *top_first) noexcept nogil:
+    """``_deal``: R3-R5, 4 face-down cards to each seat from left of the dealer, one turned up."""
+    cdef int n = s.n, total = s.n * SPS, a, k, base, seat
+    cdef long long gen, t
+    for k in range(DECK):
+        s.draw[k] = top_first[DECK - 1 - k]
+    s.ndraw = DECK
+    s.ndiscard = 0
+    s.naside = 0
+    s.nin_use = 0
+    s.held = -1
+    s.held_public = 0
+    s.held_gen = -1
+    s.pile_gen += 1
+    gen = s.pile_gen
+    t = s.decisions
+    for a in range(n):
+        base = ((s.dealer + 1 + a) % n) * SPS
+        for k in range(SPS):
+            s.ndraw -= 1
+            s.slots[base + k] = s.draw[s.ndraw]
+    for k in range(total):
+        s.knowers[k] = 0
+        s.gens[k] = gen
+        s.changed_at[k] = t
+    for seat in range(n):  # R4: each seat looks at its outer slots 0 and 3
+        base = seat * SPS
+        s.knowers[base] = 1 << seat
+        s.knowers[base + 3] = 1 << seat
+        s.seen_at[seat * total + base] = t
+        s.seen_at[seat * total + base + 3] = t
+    s.ndraw -= 1
+    s.discard[0] = s.draw[s.ndraw]
+    s.ndiscard = 1
+    s.turns = 0
+    s.played = 0
+    s.knocker = -1
+    s.nlog = 0
+    s.decision = TURN
+    s.decider = (s.dealer + 1) % n
+
+
+cdef int draw(R *s, bitgen_t *bg) noexcept nogil:
+    """``_draw``: R11, an empty draw pile is rebuilt from every discard but the top one."""
+    cdef int m
+    if s.ndraw == 0:
+        if s.ndiscard < 2:  # unreachable with 66 cards and at most 24 slots
+            s.err = 1
+            return 0
+        m = s.ndiscard - 1
+        memcpy(s.draw, s.discard, m)
+        shuffle(bg, s.draw, m)
+        s.ndraw = m
+        s.discard[0] = s.discard[m]
+        s.ndiscard = 1
+        s.pile_gen += 1
+    s.ndraw -= 1
+    return s.draw[s.ndraw]
+
+
+cdef inline void draw_to_hand(R *s, bitgen_t *bg) noexcept nogil:
+    s.held = draw(s, bg)
+    s.held_public = 0
+    s.held_gen = s.pile_gen
+
+
+cdef void place(R *s, int seat, int k, long long t) noexcept nogil:
+    """``_place``: the card in hand into own slot ``k``; the replaced card goes face up (R6)."""
+    cdef int i = seat * SPS + k, total = s.n * SPS, x
+    s.discard[s.ndiscard] = s.slots[i]
+    s.ndiscard += 1
+    s.slots[i] = <int8_t>s.held
+    s.changed_at[i] = t
+    if s.held_public:  # R18: a taken discard and its slot are public
+        s.knowers[i] = (1 << s.n) - 1
+        s.gens[i] = -1
+        for x in range(s.n):
+            s.seen_at[x * total + i] = t
+    else:  # R18: a drawn card swapped in is private; everyone else forgets the slot (R17)
+        s.knowers[i] = 1 << seat
+        s.gens[i] = s.held_gen
+        s.seen_at[seat * total + i] = t
+    s.held = -1
+    s.held_public = 0
+
+
+cdef void swap(R *s, int seat, int code, long long t) noexcept nogil:
+    """``_swap``: R7/R17, two slots swapped unseen; every seat's knowledge follows the cards."""
+    cdef int k = code // (MAXP * SPS), rest = code % (MAXP * SPS)
+    cdef int other = rest // SPS, j = rest % SPS
+    cdef int a = seat * SPS + k, b = other * SPS + j, total = s.n * SPS, x, ic
+    cdef int8_t c
+    cdef long long g
+    c = s.slots[a]
+    s.slots[a] = s.slots[b]
+    s.slots[b] = c
+    ic = s.knowers[a]
+    s.knowers[a] = s.knowers[b]
+    s.knowers[b] = ic
+    g = s.gens[a]
+    s.gens[a] = s.gens[b]
+    s.gens[b] = g
+    s.changed_at[a] = t
+    s.changed_at[b] = t
+    for x in range(s.n):
+        g = s.seen_at[x * total + a]
+        s.seen_at[x * total + a] = s.seen_at[x * total + b]
+        s.seen_at[x * total + b] = g
+
+
+cdef inline void next_turn(R *s, int seat) noexcept nogil:
+    s.decision = TURN
+    s.decider = (seat + 1) % s.n  # R5: clockwise
+
+
+cdef void end_round(R *s, bitgen_t *bg) noexcept nogil:
+    """``_end_round``: R13-R16, reveal, replace specials knocker first, score, deal or finish."""
+    cdef int n = s.n, total = s.n * SPS, off, base, i, k, best
+    cdef int8_t top_first[66]
+    for off in range(n):  # R14: the knocker first, then clockwise
+        base = ((s.knocker + off) % n) * SPS
+        for i in range(base, base + SPS):
+            while s.slots[i] >= 10:
+                s.aside[s.naside] = s.slots[i]
+                s.naside += 1
+                s.slots[i] = <int8_t>draw(s, bg)
+                if s.err:
+                    return
+    for k in range(n):  # R15
+        s.last_scores[k] = 0
+        for i in range(k * SPS, k * SPS + SPS):
+            s.last_scores[k] += s.slots[i]
+        s.scores[k] += s.last_scores[k]
+    memcpy(s.last_rows, s.slots, total)
+    s.nlast_rows = total
+    s.last_knocker = s.knocker
+    s.round_index += 1
+    if s.round_index >= s.num_rounds:  # R16
+        best = s.scores[0]
+        for k in range(1, n):
+            if s.scores[k] < best:
+                best = s.scores[k]
+        s.nwin = 0
+        for k in range(n):
+            if s.scores[k] == best:
+                s.winners[s.nwin] = k
+                s.nwin += 1
+        s.over = 1
+        s.decision = NO_DECISION
+        s.decider = -1
+        for i in range(total):  # R13: every card face up
+            s.knowers[i] = (1 << n) - 1
+        return
+    s.dealer = (s.dealer + 1) % n  # R5: the next round starts one seat further
+    memcpy(top_first, FULL_DECK, DECK)  # R16: all cards reshuffled
+    shuffle(bg, top_first, DECK)
+    deal(s, top_first)
+
+
+cdef void end_action(R *s, bitgen_t *bg, int seat) noexcept nogil:
+    """``_end_action``: used specials go face up, then R10 / R12 decide."""
+    cdef int n = s.n
+    while s.nin_use:  # innermost power first; the outermost special ends on top
+        s.nin_use -= 1
+        s.discard[s.ndiscard] = s.in_use[s.nin_use]
+        s.ndiscard += 1
+    s.turns += 1
+    s.played |= 1 << seat
+    if s.knocker >= 0:  # R10: a last turn; the round ends before the knocker again
+        if (seat + 1) % n == s.knocker:
+            end_round(s, bg)
+            return
+    elif s.turns >= s.max_turns:  # R12: as if this player had knocked
+        s.knocker = seat
+        end_round(s, bg)
+        return
+    elif s.played == (1 << n) - 1:  # R10: everyone has played once
+        s.decision = KNOCK_CHOICE
+        s.decider = seat
+        return
+    next_turn(s, seat)
+
+
+cdef int legal(R *s, int *out) noexcept nogil:
+    """``legal_actions`` (sorted) into ``out`` (room for 80); their count."""
+    cdef int d = s.decision, m = 0, k, other, j
+    if s.over or d == NO_DECISION:
+        return 0
+    if d == TURN:  # R6 A: a special on top of the discard pile cannot be taken
+        if s.ndiscard and s.discard[s.ndiscard - 1] < 10:
+            out[0] = TAKE_DISCARD
+            out[1] = DRAW
+            return 2
+        out[0] = DRAW
+        return 1
+    if d == TAKE_SLOT or d == DRAWN or d == DRAW_TWO_EXTRA:
+        for k in range(SPS):
+            out[k] = SLOT0 + k
+        if d == TAKE_SLOT:
+            return SPS
+        m = SPS
+        out[m] = DISCARD
+        m += 1
+        if s.held >= 10:
+            out[m] = USE
+            m += 1
+        if d == DRAW_TWO_EXTRA:
+            out[m] = REDRAW
+            m += 1
+        return m
+    if d == SWAP_TARGET:
+        for k in range(SPS):
+            for other in range(s.n):
+                if other != s.decider:
+                    for j in range(SPS):
+                        out[m] = SWAP0 + k * MAXP * SPS + other * SPS + j
+                        m += 1
+        return m
+    if d == PEEK_SLOT:
+        for k in range(SPS):
+            out[k] = PEEK0 + k
+        return SPS
+    out[0] = KNOCK
+    out[1] = NO_KNOCK
+    return 2
+
+
+cdef int is_legal(R *s, int action) noexcept nogil:
+    cdef int d = s.decision, other
+    if s.over or d == NO_DECISION or not 0 <= action < NUM_ACTIONS:
+        return 0
+    if d == TURN:
+        if action == DRAW:
+            return 1
+        return action == TAKE_DISCARD and s.ndiscard and s.discard[s.ndiscard - 1] < 10
+    if d == TAKE_SLOT:
+        return SLOT0 <= action < SLOT0 + SPS
+    if d == DRAWN or d == DRAW_TWO_EXTRA:
+        if SLOT0 <= action <= DISCARD:
+            return 1
+        if action == USE:
+            return s.held >= 10
+        return action == REDRAW and d == DRAW_TWO_EXTRA
+    if d == SWAP_TARGET:
+        if action < SWAP0:
+            return 0
+        other = ((action - SWAP0) % (MAXP * SPS)) // SPS
+        return other < s.n and other != s.decider
+    if d == PEEK_SLOT:
+        return PEEK0 <= action < PEEK0 + SPS
+    return action == KNOCK or action == NO_KNOCK
+
+
+cdef void apply_action(R *s, bitgen_t *bg, int action) noexcept nogil:
+    """``apply`` of a legal action by the deciding seat (the caller checked both)."""
+    cdef int seat = s.decider, d = s.decision, i, card
+    cdef long long t
+    s.decisions += 1
+    t = s.decisions
+    s.last_decided[seat] = t
+    s.log_seat[s.nlog] = <int8_t>seat
+    s.log_action[s.nlog] = <int8_t>action
+    s.nlog += 1
+    if s.nlog > MAXLOG:
+        memmove(s.log_seat, s.log_seat + 12, s.nlog - 12)
+        memmove(s.log_action, s.log_action + 12, s.nlog - 12)
+        s.nlog -= 12
+    if d == TURN:
+        if action == TAKE_DISCARD:  # R6 A
+            s.ndiscard -= 1
+            s.held = s.discard[s.ndiscard]
+            s.held_public = 1
+            s.held_gen = -1
+            s.decision = TAKE_SLOT
+        else:  # R6 B
+            draw_to_hand(s, bg)
+            s.decision = DRAWN
+        return
+    if d == KNOCK_CHOICE:  # R10
+        if action == KNOCK:
+            s.knocker = seat
+        next_turn(s, seat)
+        return
+    if d == SWAP_TARGET:  # R7
+        swap(s, seat, action - SWAP0, t)
+        end_action(s, bg, seat)
+        return
+    if d == PEEK_SLOT:  # R8
+        i = seat * SPS + action - PEEK0
+        s.knowers[i] |= 1 << seat
+        s.seen_at[seat * s.n * SPS + i] = t
+        end_action(s, bg, seat)
+        return
+    # a card in hand: TAKE_SLOT, DRAWN or DRAW_TWO_EXTRA
+    if action < DISCARD:  # slot K (R6 A / B)
+        place(s, seat, action - SLOT0, t)
+        end_action(s, bg, seat)
+    elif action == DISCARD:
+        s.discard[s.ndiscard] = <int8_t>s.held
+        s.ndiscard += 1
+        s.held = -1
+        end_action(s, bg, seat)
+    elif action == REDRAW:  # R9: discard the extra card, the next one must be handled
+        s.discard[s.ndiscard] = <int8_t>s.held
+        s.ndiscard += 1
+        draw_to_hand(s, bg)
+        s.decision = DRAWN
+    else:  # USE: R7-R9
+        card = s.held
+        s.held = -1
+        s.in_use[s.nin_use] = <int8_t>card
+        s.nin_use += 1
+        if card == SWAP_CARD:
+            s.decision = SWAP_TARGET
+        elif card == PEEK_CARD:
+            s.decision = PEEK_SLOT
+        else:
+            draw_to_hand(s, bg)
+            s.decision = DRAW_TWO_EXTRA
+
+
+cdef void new_game_c(R *s, bitgen_t *bg, int n, int max_turns, int num_rounds, int memory,
+                     int dealer) noexcept nogil:
+    """``new_game`` without options: the whole deck shuffled (``stack_deck``), dealt."""
+    cdef int8_t top_first[66]
+    memset(s, 0, sizeof(R))
+    s.n = n
+    s.max_turns = max_turns
+    s.num_rounds = num_rounds
+    s.memory = memory
+    s.dealer = dealer
+    s.held = -1
+    s.held_gen = -1
+    s.knocker = -1
+    s.last_knocker = -1
+    s.decider = -1
+    memcpy(top_first, FULL_DECK, DECK)
+    shuffle(bg, top_first, DECK)
+    deal(s, top_first)
+
+
+cdef void returns_c(R *s, double *out) noexcept nogil:
+    """``split_returns`` of the winners (zeros while the game runs)."""
+    cdef int k
+    cdef double win, lose
+    if not s.over or s.nwin == 0 or s.nwin == s.n:
+        for k in range(s.n):
+            out[k] = 0.0
+        return
+    win = 1.0 / s.nwin
+    lose = -1.0 / (s.n - s.nwin)
+    for k in range(s.n):
+        out[k] = lose
+    for k in range(s.nwin):
+        out[s.winners[k]] = win
+
+
+cdef void standing_c(R *s, double *out) noexcept nogil:
+    """``potential`` of every seat: the lead over the best other total (lower wins) / 36 per
+    round."""
+    cdef int k, j, best
+    cdef double scale = 36.0 * s.num_rounds
+    for k in range(s.n):
+        best = 2147483647
+        for j in range(s.n):
+            if j != k and s.scores[j] < best:
+                best = s.scores[j]
+        out[k] = (best - s.scores[k]) / scale
+
+
 # ---- the encoder (encoding.encode_python's arithmetic, see its docstring) ----------------------
 cdef inline double clip2(double x) noexcept nogil:
     return 2.0 if x > 2.0 else x
@@ -499,19 +906,37 @@ def encode(state, int seat):
 
 # ---- the state object --------------------------------------------------------------------------
 cdef class NativeState:
-    """A ratatat game state on a C struct, with the numpy generator it draws from."""
+    """A ratatat game state on a C struct, with the numpy generator it draws from.
+
+    Its read-only attributes have the names and values of ``RatatatState``'s (lists are fresh
+    copies), so code that reads a state (renders, views, baselines) reads either."""
 
     cdef R s
     cdef object _rng
     cdef object _bits  # keeps the bit generator (owner of the bitgen_t) alive
     cdef bitgen_t *bg
-    cdef list _round_scores
+    cdef list _round_scores  # per finished round (not in the struct: up to 1000 rounds)
 
     cdef int _set_rng(self, object rng) except -1:
         self._rng = rng
         self._bits = rng.bit_generator
         self.bg = bitgen_of(rng)
         return 0
+
+    # ---- construction ----
+    @staticmethod
+    def new_game(rng, int num_players, int max_turns, int num_rounds, int memory, int dealer):
+        """``RatatatGame.new_game(rng)`` without options (a shuffled deck, dealt)."""
+        cdef NativeState st = NativeState.__new__(NativeState)
+        check_range("num_players", num_players, 2, MAXP)
+        check_range("max_turns", max_turns, 1, 100_000)
+        check_range("num_rounds", num_rounds, 1, 1000)
+        check_range("memory", memory, PERFECT_RECALL, SEER)
+        check_range("dealer", dealer, 0, num_players - 1)
+        st._set_rng(rng)
+        st._round_scores = []
+        new_game_c(&st.s, st.bg, num_players, max_turns, num_rounds, memory, dealer)
+        return st
 
     @staticmethod
     def from_python(state, rng=None):
@@ -523,9 +948,298 @@ cdef class NativeState:
         st._set_rng(state.rng if rng is None else rng)
         return st
 
+    def to_python(self, copy_rng=True):
+        """The ``RatatatState`` of this state (its generator copied, or shared)."""
+        cdef R *s = &self.s
+        return RatatatState(
+            num_players=s.n,
+            max_turns=s.max_turns,
+            num_rounds=s.num_rounds,
+            memory=s.memory,
+            rng=copy_generator(self._rng) if copy_rng else self._rng,
+            scores=self.scores,
+            dealer=s.dealer,
+            round_index=s.round_index,
+            round_scores=self.round_scores,
+            draw_pile=self.draw_pile,
+            discard_pile=self.discard_pile,
+            slots=self.slots,
+            knowers=self.knowers,
+            gens=self.gens,
+            seen_at=self.seen_at,
+            changed_at=self.changed_at,
+            last_decided=self.last_decided,
+            held=s.held,
+            held_public=bool(s.held_public),
+            held_gen=s.held_gen,
+            in_use=self.in_use,
+            set_aside=self.set_aside,
+            pile_gen=s.pile_gen,
+            decision=s.decision,
+            decider=s.decider,
+            turns=s.turns,
+            played=s.played,
+            knocker=s.knocker,
+            last_rows=self.last_rows,
+            last_knocker=s.last_knocker,
+            log=self.log,
+            winners=self.winners,
+            over=bool(s.over),
+            decisions=s.decisions,
+        )
+
+    def __reduce__(self):
+        return (_rebuild, (self.to_python(),))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def clone(self, rng=None):
+        """An independent copy (the generator copied exactly, or replaced by ``rng``)."""
+        cdef NativeState st = NativeState.__new__(NativeState)
+        st.s = self.s
+        st._round_scores = [list(r) for r in self._round_scores]
+        st._set_rng(copy_generator(self._rng) if rng is None else rng)
+        return st
+
+    # ---- queries ----
+    def legal_actions(self):
+        cdef int acts[80]
+        cdef int m = legal(&self.s, acts), k
+        return [acts[k] for k in range(m)]
+
+    def legal_mask(self):
+        """The action mask (int8, size 111)."""
+        cdef int acts[80]
+        cdef int m = legal(&self.s, acts), k
+        out = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        cdef int8_t[::1] view = out
+        for k in range(m):
+            view[acts[k]] = 1
+        return out
+
+    def current_player(self):
+        return None if self.s.over else self.s.decider
+
+    def is_legal(self, int action):
+        return bool(is_legal(&self.s, action))
+
+    def returns(self):
+        cdef double out[6]
+        returns_c(&self.s, out)
+        return [out[k] for k in range(self.s.n)]
+
+    def standing(self):
+        """Every seat's ``potential``: its lead over the best other total / 36 per round."""
+        cdef double out[6]
+        standing_c(&self.s, out)
+        return [out[k] for k in range(self.s.n)]
+
     def encode(self, int seat):
         """The observation of ``seat`` (as ``encoding.encode_python``)."""
         cdef cnp.ndarray out = new_obs()
         check_seat(seat, self.s.n)
         encode_c(&self.s, seat, <float *>cnp.PyArray_DATA(out))
         return out
+
+    # ---- play ----
+    def apply(self, int action):
+        """Play ``action`` for the deciding seat; False (nothing changed) when it is not legal
+        or the game is over (the engine raises the error)."""
+        cdef int round_index = self.s.round_index
+        if not is_legal(&self.s, action):
+            return False
+        apply_action(&self.s, self.bg, action)
+        if self.s.err:
+            raise RuntimeError("ratatat: no card left to draw (draw and discard piles empty)")
+        if self.s.round_index != round_index:
+            self._round_scores.append([self.s.last_scores[k] for k in range(self.s.n)])
+        return True
+
+    def rollouts(self, int count, seed, str horizon="game"):
+        """``count`` random-legal-action playouts from this state, all inside C: to the end of
+        the game (``horizon="game"``: the returns) or of the round in progress (``"round"``:
+        each seat's standing, its lead over the best other total / 36 per round, or the returns
+        if the game ended first). Actions and reshuffles come from
+        ``np.random.default_rng(seed)`` (this state and its generator are unchanged). Returns
+        (values float64[count, seats], decisions played)."""
+        if horizon not in ("game", "round"):
+            raise ConfigError(
+                f"ratatat rollouts: horizon {horizon!r}; allowed: 'game' or 'round'")
+        if count < 0:
+            raise ConfigError(f"ratatat rollouts: count {count}; allowed: 0 or more")
+        rng = np.random.default_rng(seed)
+        cdef object bits = rng.bit_generator  # alive until the end
+        cdef bitgen_t *bg = bitgen_of(rng)
+        cdef int n = self.s.n, i, m, failed = 0
+        cdef int to_round = horizon == "round"
+        cdef int start_round = self.s.round_index
+        cdef long long decisions = 0
+        cdef int acts[80]
+        cdef R w
+        values = np.zeros((count, n), dtype=np.float64)
+        cdef double[:, ::1] vals = values
+        with nogil:
+            for i in range(count):
+                w = self.s
+                while not w.over and not (to_round and w.round_index != start_round):
+                    m = legal(&w, acts)
+                    apply_action(&w, bg, acts[random_interval(bg, <uint64_t>(m - 1))])
+                    decisions += 1
+                    if w.err:
+                        failed = 1
+                        break
+                if failed:
+                    break
+                if w.over or not to_round:
+                    returns_c(&w, &vals[i, 0])
+                else:
+                    standing_c(&w, &vals[i, 0])
+        if failed:
+            raise RuntimeError("ratatat: no card left to draw (draw and discard piles empty)")
+        return values, decisions
+
+    # ---- RatatatState's attribute names (read-only copies) ----
+    @property
+    def rng(self):
+        return self._rng
+
+    @property
+    def num_players(self):
+        return self.s.n
+
+    @property
+    def max_turns(self):
+        return self.s.max_turns
+
+    @property
+    def num_rounds(self):
+        return self.s.num_rounds
+
+    @property
+    def memory(self):
+        return self.s.memory
+
+    @property
+    def scores(self):
+        return [self.s.scores[k] for k in range(self.s.n)]
+
+    @property
+    def dealer(self):
+        return self.s.dealer
+
+    @property
+    def round_index(self):
+        return self.s.round_index
+
+    @property
+    def round_scores(self):
+        return [list(r) for r in self._round_scores]
+
+    @property
+    def draw_pile(self):
+        return cards_list(self.s.draw, self.s.ndraw)
+
+    @property
+    def discard_pile(self):
+        return cards_list(self.s.discard, self.s.ndiscard)
+
+    @property
+    def slots(self):
+        return cards_list(self.s.slots, self.s.n * SPS)
+
+    @property
+    def knowers(self):
+        return [self.s.knowers[k] for k in range(self.s.n * SPS)]
+
+    @property
+    def gens(self):
+        return [self.s.gens[k] for k in range(self.s.n * SPS)]
+
+    @property
+    def seen_at(self):
+        return [self.s.seen_at[k] for k in range(self.s.n * self.s.n * SPS)]
+
+    @property
+    def changed_at(self):
+        return [self.s.changed_at[k] for k in range(self.s.n * SPS)]
+
+    @property
+    def last_decided(self):
+        return [self.s.last_decided[k] for k in range(self.s.n)]
+
+    @property
+    def held(self):
+        return self.s.held
+
+    @property
+    def held_public(self):
+        return bool(self.s.held_public)
+
+    @property
+    def held_gen(self):
+        return self.s.held_gen
+
+    @property
+    def in_use(self):
+        return cards_list(self.s.in_use, self.s.nin_use)
+
+    @property
+    def set_aside(self):
+        return cards_list(self.s.aside, self.s.naside)
+
+    @property
+    def pile_gen(self):
+        return self.s.pile_gen
+
+    @property
+    def decision(self):
+        return self.s.decision
+
+    @property
+    def decider(self):
+        return self.s.decider
+
+    @property
+    def turns(self):
+        return self.s.turns
+
+    @property
+    def played(self):
+        return self.s.played
+
+    @property
+    def knocker(self):
+        return self.s.knocker
+
+    @property
+    def last_rows(self):
+        return cards_list(self.s.last_rows, self.s.nlast_rows)
+
+    @property
+    def last_knocker(self):
+        return self.s.last_knocker
+
+    @property
+    def log(self):
+        return [(self.s.log_seat[k], self.s.log_action[k]) for k in range(self.s.nlog)]
+
+    @property
+    def winners(self):
+        return [self.s.winners[k] for k in range(self.s.nwin)]
+
+    @property
+    def over(self):
+        return bool(self.s.over)
+
+    @property
+    def decisions(self):
+        return self.s.decisions
+
+
+def _rebuild(state):
+    """The unpickled native state (pickled as its ``RatatatState``)."""
+    return NativeState.from_python(state)
