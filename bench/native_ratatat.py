@@ -8,8 +8,10 @@
 * **speed** (CPU time of this process, ``time.process_time``, so a loaded machine reports what
   one core does): decisions/s of both engines stepped from Python (``legal_actions`` + ``apply``,
   the same random legal actions); the encoder's microseconds per observation (Python encoder,
-  compiled encoder on a Python state, compiled encoder on a native state); random rollouts in one
-  call (``NativeState.rollouts``) to the game's and to the round's end, decisions/s.
+  compiled encoder on a Python state, compiled encoder on a native state); rollouts in one call
+  (``NativeState.rollouts``) to the game's and to the round's end, decisions/s, with a random
+  policy and with the ``tracker`` baseline at every seat (and, for comparison, the Python
+  ``TrackerAgent`` stepping the Python engine).
 
     python bench/native_ratatat.py [--games 50000] [--seed 0] [--speed-games 100]
         [--rollouts 2000] [--out bench/results/native_ratatat.json]
@@ -150,13 +152,36 @@ def encoder_speed(num_players: int, positions: int = 2000, seed: int = 0) -> dic
     return out
 
 
-def rollout_speed(num_players: int, count: int, horizon: str, seed: int = 0) -> float:
-    """Decisions/s (CPU) of ``count`` random rollouts in one call, from a fresh deal."""
+def rollout_speed(
+    num_players: int, count: int, horizon: str, seed: int = 0, policy: str = "random"
+) -> float:
+    """Decisions/s (CPU) of ``count`` rollouts in one call (``policy`` at every seat), from a
+    fresh deal."""
     nat = NativeRatatatGame(num_players)
     state = nat.new_game(np.random.default_rng(seed))
     start = time.process_time()
-    _values, decisions = nat.rollouts(state, count, seed, horizon)
+    _values, decisions = nat.rollouts(state, count, seed, horizon, policy)
     return decisions / (time.process_time() - start)
+
+
+def python_tracker_speed(num_players: int, games: int, seed: int = 0) -> float:
+    """Decisions/s (CPU) of the Python ``TrackerAgent`` at every seat on the Python engine (what
+    a tracker rollout costs without the native core): view, mask, act, apply."""
+    from cardarena.agents.baselines.ratatat import TrackerAgent
+
+    py = RatatatGame(num_players)
+    agent = TrackerAgent(seed=seed)
+    steps = 0
+    start = time.process_time()
+    for g in range(games):
+        state = py.new_game(np.random.default_rng([seed, g]))
+        while not py.is_over(state):
+            mask = np.zeros(py.num_actions, dtype=np.int8)
+            mask[py.legal_actions(state)] = 1
+            seat = state.decider
+            py.apply(state, agent.act(None, mask, encoding.view(state, seat)))
+            steps += 1
+    return steps / (time.process_time() - start)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -187,6 +212,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "rollout_game_decisions_per_s": rollout_speed(n, args.rollouts, "game", args.seed),
             "rollout_round_decisions_per_s": rollout_speed(
                 n, 10 * args.rollouts, "round", args.seed
+            ),
+            "tracker_python_decisions_per_s": python_tracker_speed(n, 5, args.seed),
+            "rollout_tracker_game_decisions_per_s": rollout_speed(
+                n, args.rollouts, "game", args.seed, "tracker"
+            ),
+            "rollout_tracker_round_decisions_per_s": rollout_speed(
+                n, 10 * args.rollouts, "round", args.seed, "tracker"
             ),
         }
         report["speed"][n] = row

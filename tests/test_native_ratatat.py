@@ -332,3 +332,113 @@ def test_the_aec_env_on_the_native_engine_plays_the_python_envs_games(num_player
                     action = int(rng.choice(np.flatnonzero(want["action_mask"])))
                 ours.step(action)
                 ref.step(action)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_rollouts_in_one_call_are_seeded_zero_sum_and_leave_the_state_alone(num_players):
+    nat = NativeRatatatGame(num_players, num_rounds=2)
+    state = nat.new_game(np.random.default_rng(num_players))
+    _play_to(nat, state, 5)
+    before = nat.to_dict(state)
+    generator = state.rng.bit_generator.state
+    values, decisions = nat.rollouts(state, 300, seed=7)
+    again, decisions_again = nat.rollouts(state, 300, seed=7)
+    other, _ = nat.rollouts(state, 300, seed=8)
+    assert nat.to_dict(state) == before and state.rng.bit_generator.state == generator
+    assert values.shape == (300, num_players) and decisions == decisions_again > 300 * 10
+    assert np.array_equal(values, again) and not np.array_equal(values, other)
+    assert np.allclose(values.sum(axis=1), 0.0)
+    assert set(np.round(values.max(axis=1), 6)) <= {round(1 / k, 6) for k in range(1, 7)} | {0.0}
+    assert len(set(np.argmax(values, axis=1).tolist())) > 1  # not always the same winner
+    rounds, round_decisions = nat.rollouts(state, 300, seed=7, horizon="round")
+    assert 0 < round_decisions < decisions
+    lead = rounds.max(axis=1)  # a standing: the lead over the best other total / 72
+    assert np.all(lead >= 0) and np.all(np.abs(rounds) <= 1.0) and np.any(rounds != 0)
+    assert nat.rollouts(state, 0, seed=1)[0].shape == (0, num_players)
+    with pytest.raises(ConfigError, match="horizon 'turn'"):
+        nat.rollouts(state, 10, seed=1, horizon="turn")
+    with pytest.raises(ConfigError, match="count -1"):
+        nat.rollouts(state, -1, seed=1)
+
+
+def test_a_round_rollout_of_the_last_round_returns_the_games_result():
+    nat = NativeRatatatGame(3, num_rounds=1)
+    state = nat.new_game(np.random.default_rng(4))
+    values, _ = nat.rollouts(state, 200, seed=3, horizon="round")
+    games, _ = nat.rollouts(state, 200, seed=3, horizon="game")
+    assert np.array_equal(values, games)  # the round's end is the game's end
+
+
+def test_a_rollout_of_an_ended_game_returns_its_result():
+    nat = NativeRatatatGame(3, num_rounds=1)
+    state = nat.new_game(np.random.default_rng(0))
+    _play_to(nat, state, 1000, pick=0)
+    assert nat.is_over(state)
+    values, decisions = nat.rollouts(state, 4, seed=0)
+    assert decisions == 0 and np.array_equal(values, np.tile(nat.returns(state), (4, 1)))
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_the_native_tracker_decides_as_the_python_tracker(num_players):
+    """``NativeState.tracker_action`` against ``TrackerAgent.act`` on every position of random
+    games (every decision kind, every memory mode, a few settings of the agent)."""
+    from cardarena.agents.baselines.ratatat import TrackerAgent
+
+    settings = ((7.0, 1.5), (2.0, 0.0), (12.0, 3.0))
+    agents = [TrackerAgent(knock_margin=m, peek_value=p, seed=0) for m, p in settings]
+    positions = 0
+    kinds = set()
+    for g in range(45):
+        memory = rules.MEMORY_MODES[g % 3]
+        py = rules.RatatatGame(num_players, first_dealer=g % num_players, memory=memory)
+        state = py.new_game(np.random.default_rng([num_players, g, 2]))
+        plan = np.random.default_rng([num_players, g, 3])
+        while not py.is_over(state) and positions < 400 * (g + 1):
+            seat = py.current_player(state)
+            view = encoding.view(state, seat)
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=np.int8)
+            mask[py.legal_actions(state)] = 1
+            native = NativeState.from_python(state)
+            for agent, (margin, peek) in zip(agents, settings, strict=True):
+                want = agent.act(None, mask, view)
+                assert native.tracker_action(margin, peek) == want, (g, view["decision"], view)
+            kinds.add(view["decision"])
+            positions += 1
+            legal = py.legal_actions(state)
+            if plan.integers(3):  # mostly the tracker's own moves, so its positions come up
+                action = agents[0].act(None, mask, view)
+            else:
+                action = legal[int(plan.integers(len(legal)))]
+            py.apply(state, action)
+    assert positions > 2000 and len(kinds) == 7  # every decision but 'none'
+    one_round = NativeRatatatGame(num_players, num_rounds=1)
+    ended = one_round.new_game(np.random.default_rng(0))
+    _play_to(one_round, ended, 999, pick=0)
+    assert ended.over and ended.tracker_action() is None
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_tracker_rollouts_play_the_trackers_games(num_players):
+    """A tracker rollout is the game the Python ``TrackerAgent`` plays at every seat from the
+    same state and generator (the tracker draws no random number: only the reshuffles do)."""
+    from cardarena.agents.baselines.ratatat import TrackerAgent
+
+    py, nat = rules.RatatatGame(num_players), NativeRatatatGame(num_players)
+    agent = TrackerAgent(seed=0)
+    for g in range(3):
+        state = nat.new_game(np.random.default_rng([num_players, g]))
+        _play_to(nat, state, 3 * g)
+        values, decisions = nat.rollouts(state, 1, seed=g, policy="tracker")
+        game = nat.to_python(nat.clone(state, rng=np.random.default_rng(g)))
+        steps = 0
+        while not py.is_over(game):
+            seat = py.current_player(game)
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=np.int8)
+            mask[py.legal_actions(game)] = 1
+            py.apply(game, agent.act(None, mask, encoding.view(game, seat)))
+            steps += 1
+        assert decisions == steps and values[0].tolist() == py.returns(game)
+        rounds, _ = nat.rollouts(state, 2, seed=g, horizon="round", policy="tracker")
+        assert np.all(np.abs(rounds) <= 1.0)
+    with pytest.raises(ConfigError, match="policy 'greedy'"):
+        nat.rollouts(state, 1, seed=0, policy="greedy")

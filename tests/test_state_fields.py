@@ -222,8 +222,8 @@ def mutate_lists(value: Any) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_clone_copies_every_list_and_the_generator(name: str) -> None:
-    spec = envs.get_spec(name)
-    engine = spec.make_engine(num_players=spec.engine_cls.max_players)
+    spec = envs.get_spec(name)  # the Python state's dataclass lists (a native state has none)
+    engine = spec.make_engine(core="python", num_players=spec.engine_cls.max_players)
     state = engine.new_game(np.random.default_rng(3))
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -274,7 +274,8 @@ def test_card_parser_and_text_table() -> None:
 
 
 def test_the_default_returns_scores_and_winners_read_the_state() -> None:
-    game = envs.get_spec("flip6").make_engine(num_players=3)
+    # the engine's defaults on a Python state whose fields are written (native ones are read-only)
+    game = envs.get_spec("flip6").make_engine(core="python", num_players=3)
     state = game.new_game(np.random.default_rng(0))
     assert game.returns(state) == [0.0] * 3 and game.winners(state) == []
     ended = copy.copy(state)

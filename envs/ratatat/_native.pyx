@@ -739,6 +739,231 @@ cdef void encode_c(R *s, int seat, float *o) noexcept nogil:
     o[MEMORY_AT + s.memory] = 1.0
 
 
+# ---- the tracker baseline (agents/baselines/ratatat.py: TrackerAgent) as a rollout policy -------
+cdef struct TCtx:
+    int me
+    int n
+    double mean
+    double own[4]
+    double opp_value[20]
+    int opp_seat[20]
+    int opp_slot[20]
+    int nopp
+    int counts[13]
+    int unseen_total
+    int vis[24]
+    int owner_knows[24]
+    double give_away_free  # 1 when a give-away costs nothing (knocked, nobody else owes a turn)
+    double knock_margin
+    double peek_value
+
+
+cdef inline int owes_c(R *s, int c) noexcept nogil:
+    """``encoding_text.owes_last_turn``."""
+    if s.knocker < 0 or s.over or c == s.knocker:
+        return 0
+    return pmod(c - s.decider, s.n) < pmod(s.knocker - s.decider, s.n)
+
+
+cdef void tracker_context(R *s, int seat, TCtx *x) noexcept nogil:
+    """``TrackerAgent._context`` of the view of ``seat``: the mean unseen number, the own row's
+    estimates and the opponents' slots' values."""
+    cdef int n = s.n, total = s.n * SPS, i, k, c, held, numbers = 0, weighted = 0, other
+    x.me = seat
+    x.n = n
+    visible_c(s, seat, x.vis)
+    for k in range(NK):
+        x.counts[k] = DECK_COUNTS[k]
+    for i in range(s.ndiscard):
+        x.counts[s.discard[i]] -= 1
+    for i in range(s.nin_use):
+        x.counts[s.in_use[i]] -= 1
+    for i in range(s.naside):
+        x.counts[s.aside[i]] -= 1
+    for i in range(total):
+        if x.vis[i] >= 0:
+            x.counts[x.vis[i]] -= 1
+    held = visible_held_c(s, seat)
+    if held >= 0:
+        x.counts[held] -= 1
+    x.unseen_total = 0
+    for k in range(NK):
+        x.unseen_total += x.counts[k]
+    for k in range(10):
+        numbers += x.counts[k]
+        weighted += k * x.counts[k]
+    x.mean = weighted / <double>numbers if numbers > 0 else 4.5
+    for i in range(total):
+        x.owner_knows[i] = s.memory != NO_MEMORY and (s.knowers[i] >> (i // SPS)) & 1
+    for k in range(SPS):
+        c = x.vis[seat * SPS + k]
+        x.own[k] = <double>c if 0 <= c < 10 else x.mean
+    x.nopp = 0
+    for i in range(total):
+        other = i // SPS
+        if other == seat:
+            continue
+        c = x.vis[i]
+        if 0 <= c < 10:
+            x.opp_value[x.nopp] = <double>c
+        elif c < 0 and x.owner_knows[i]:
+            x.opp_value[x.nopp] = x.mean - 1.5
+        else:
+            x.opp_value[x.nopp] = x.mean
+        x.opp_seat[x.nopp] = other
+        x.opp_slot[x.nopp] = i % SPS
+        x.nopp += 1
+    x.give_away_free = 0
+    if s.knocker >= 0:
+        x.give_away_free = 1
+        for other in range(n):
+            if other != seat and owes_c(s, other):
+                x.give_away_free = 0
+                break
+
+
+cdef inline int worst_own(TCtx *x) noexcept nogil:
+    """``max(range(4), key=lambda i: (own[i], -i))``: the first highest estimate."""
+    cdef int k, best = 0
+    for k in range(1, SPS):
+        if x.own[k] > x.own[best]:
+            best = k
+    return best
+
+
+cdef inline double give_away_cost(TCtx *x, int v) noexcept nogil:
+    """``_give_away_cost``: discarding a low card offers it to the next player (R6 A)."""
+    cdef double d
+    if x.give_away_free:
+        return 0.0
+    d = 3.5 - v
+    return (d if d > 0.0 else 0.0) * 0.4
+
+
+cdef inline double swap_gain(TCtx *x, int *k, int *seat, int *slot) noexcept nogil:
+    """``_swap_gain``: own worst estimate for the opponent slot valued lowest (first in seat,
+    slot order), its gain times 1.5."""
+    cdef int i, best = 0
+    k[0] = worst_own(x)
+    for i in range(1, x.nopp):
+        if x.opp_value[i] < x.opp_value[best]:
+            best = i
+    seat[0] = x.opp_seat[best]
+    slot[0] = x.opp_slot[best]
+    return (x.own[k[0]] - x.opp_value[best]) * 1.5
+
+
+cdef double card_value(TCtx *x, R *s, int code) noexcept nogil:
+    """``_card_value``: the best use of a card now in hand (expected round-score decrease)."""
+    cdef int k, a, b, unknown
+    cdef double gain, cost
+    if code < 10:
+        k = worst_own(x)
+        gain = x.own[k] - <double>code
+        cost = -give_away_cost(x, code)
+        return gain if gain >= cost else cost  # max(gain, cost): gain unless cost is larger
+    if code == SWAP_CARD:
+        gain = swap_gain(x, &k, &a, &b)
+        return gain if gain >= 0.0 else 0.0
+    if code == PEEK_CARD:
+        unknown = 0
+        for k in range(SPS):
+            if x.vis[x.me * SPS + k] < 0:
+                unknown += 1
+        return x.peek_value if unknown else 0.0
+    return draw_value(x, s, 1)  # DRAW_TWO: at least one more draw
+
+
+cdef double draw_value(TCtx *x, R *s, int depth) noexcept nogil:
+    """``_draw_value``: the expectation of ``_card_value`` over the unseen cards."""
+    cdef double total = 0.0, p
+    cdef int code
+    if x.unseen_total <= 0:
+        return 0.0
+    for code in range(NK):
+        if x.counts[code] > 0:
+            p = x.counts[code] / <double>x.unseen_total
+            if code == DRAW_TWO_CARD:
+                total += p * (0.5 if depth else draw_value(x, s, depth + 1))
+            else:
+                total += p * card_value(x, s, code)
+    return total
+
+
+cdef int tracker_act(R *s, double knock_margin, double peek_value) noexcept nogil:
+    """``TrackerAgent.act`` for the deciding seat (a legal action of a running game)."""
+    cdef TCtx x
+    cdef int seat = s.decider, d = s.decision, k, a, b, top, code, unknown, other, i, c
+    cdef double gain, keep, redraw, value, mine, best_other, row
+    x.knock_margin = knock_margin
+    x.peek_value = peek_value
+    tracker_context(s, seat, &x)
+    if d == TURN:
+        if s.ndiscard:
+            top = s.discard[s.ndiscard - 1]
+            if top < 10:
+                k = worst_own(&x)
+                gain = x.own[k] - <double>top
+                if gain > 0 and gain >= draw_value(&x, s, 0) - 0.25:
+                    return TAKE_DISCARD
+        return DRAW
+    if d == TAKE_SLOT:
+        return SLOT0 + worst_own(&x)
+    if d == DRAWN or d == DRAW_TWO_EXTRA:
+        code = s.held
+        redraw = draw_value(&x, s, 0) if d == DRAW_TWO_EXTRA else 0.0
+        if code < 10:
+            k = worst_own(&x)
+            gain = x.own[k] - <double>code
+            keep = gain if gain > 0 else -give_away_cost(&x, code)
+            if d == DRAW_TWO_EXTRA and redraw - give_away_cost(&x, code) > keep:
+                return REDRAW
+            return SLOT0 + k if gain > 0 else DISCARD
+        value = card_value(&x, s, code)
+        if d == DRAW_TWO_EXTRA and redraw > value:
+            return REDRAW
+        if code == SWAP_CARD:
+            return USE if swap_gain(&x, &k, &a, &b) > 0.5 else DISCARD
+        if code == PEEK_CARD:
+            return USE if value > 0 else DISCARD
+        return USE  # DRAW_TWO
+    if d == PEEK_SLOT:
+        for k in range(SPS):
+            if x.vis[seat * SPS + k] < 0:
+                return PEEK0 + k
+        return PEEK0
+    if d == SWAP_TARGET:
+        swap_gain(&x, &k, &a, &b)
+        return SWAP0 + k * MAXP * SPS + a * SPS + b
+    # KNOCK_CHOICE: _should_knock
+    mine = 0.0
+    unknown = 0
+    for k in range(SPS):
+        mine += x.own[k]
+        if x.vis[seat * SPS + k] < 0:
+            unknown += 1
+    best_other = 0.0
+    a = 1
+    for other in range(s.n):
+        if other == seat:
+            continue
+        row = 0.0
+        for i in range(other * SPS, other * SPS + SPS):
+            c = x.vis[i]
+            if 0 <= c < 10:
+                row += <double>c
+            elif c < 0 and x.owner_knows[i]:
+                row += x.mean - 1.5
+            else:
+                row += x.mean
+        if a or row < best_other:
+            best_other = row
+            a = 0
+    if mine + (knock_margin + 0.75 * unknown) <= best_other or mine <= 4.0:
+        return KNOCK
+    return NO_KNOCK
+
+
 # ---- Python state <-> struct -------------------------------------------------------------------
 cdef int check_range(str what, long long value, long long low, long long high) except -1:
     if not low <= value <= high:
@@ -1059,16 +1284,28 @@ cdef class NativeState:
             self._round_scores.append([self.s.last_scores[k] for k in range(self.s.n)])
         return True
 
-    def rollouts(self, int count, seed, str horizon="game"):
-        """``count`` random-legal-action playouts from this state, all inside C: to the end of
-        the game (``horizon="game"``: the returns) or of the round in progress (``"round"``:
-        each seat's standing, its lead over the best other total / 36 per round, or the returns
-        if the game ended first). Actions and reshuffles come from
+    def tracker_action(self, double knock_margin=7.0, double peek_value=1.5):
+        """The action ``TrackerAgent(knock_margin, peek_value)`` (agents/baselines/ratatat.py)
+        takes for the deciding seat, from what that seat sees; None once the game is over."""
+        if self.s.over or self.s.decision == NO_DECISION:
+            return None
+        return tracker_act(&self.s, knock_margin, peek_value)
+
+    def rollouts(self, int count, seed, str horizon="game", str policy="random"):
+        """``count`` playouts from this state, all inside C: to the end of the game
+        (``horizon="game"``: the returns) or of the round in progress (``"round"``: each seat's
+        standing, its lead over the best other total / 36 per round, or the returns if the game
+        ended first). Every seat plays ``policy``: ``"random"`` (a uniform legal action) or
+        ``"tracker"`` (``TrackerAgent``'s decisions with its default settings, from what the
+        deciding seat sees). Random actions and reshuffles come from
         ``np.random.default_rng(seed)`` (this state and its generator are unchanged). Returns
         (values float64[count, seats], decisions played)."""
         if horizon not in ("game", "round"):
             raise ConfigError(
                 f"ratatat rollouts: horizon {horizon!r}; allowed: 'game' or 'round'")
+        if policy not in ("random", "tracker"):
+            raise ConfigError(
+                f"ratatat rollouts: policy {policy!r}; allowed: 'random' or 'tracker'")
         if count < 0:
             raise ConfigError(f"ratatat rollouts: count {count}; allowed: 0 or more")
         rng = np.random.default_rng(seed)
@@ -1076,6 +1313,7 @@ cdef class NativeState:
         cdef bitgen_t *bg = bitgen_of(rng)
         cdef int n = self.s.n, i, m, failed = 0
         cdef int to_round = horizon == "round"
+        cdef int tracker = policy == "tracker"
         cdef int start_round = self.s.round_index
         cdef long long decisions = 0
         cdef int acts[80]
@@ -1086,8 +1324,11 @@ cdef class NativeState:
             for i in range(count):
                 w = self.s
                 while not w.over and not (to_round and w.round_index != start_round):
-                    m = legal(&w, acts)
-                    apply_action(&w, bg, acts[random_interval(bg, <uint64_t>(m - 1))])
+                    if tracker:
+                        apply_action(&w, bg, tracker_act(&w, 7.0, 1.5))
+                    else:
+                        m = legal(&w, acts)
+                        apply_action(&w, bg, acts[random_interval(bg, <uint64_t>(m - 1))])
                     decisions += 1
                     if w.err:
                         failed = 1

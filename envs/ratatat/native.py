@@ -13,7 +13,8 @@ generator's state).
                            same games from the same generator
 ``native_encoder()``       the compiled ``encode(state, seat)`` (a ``RatatatState`` or a native
                            state), or None; ``encoding.encode`` is it when it is available
-``rollouts(state, ...)``   random playouts to the round's or the game's end, all inside C
+``rollouts(state, ...)``   playouts to the round's or the game's end, all inside C, with a
+                           random policy or the ``tracker`` baseline's decisions
 =========================  ===================================================================
 """
 
@@ -125,11 +126,12 @@ class NativeRatatatGame(RatatatGame):
         return state.clone(rng)
 
     def rollouts(
-        self, state: Any, count: int, seed: int, horizon: str = "game"
+        self, state: Any, count: int, seed: int, horizon: str = "game", policy: str = "random"
     ) -> tuple[np.ndarray, int]:
-        """``count`` random-legal-action playouts from ``state`` inside C (see
-        ``NativeState.rollouts``): (values float64[count, seats], decisions played)."""
-        return state.rollouts(count, seed, horizon)
+        """``count`` playouts from ``state`` inside C, every seat playing ``policy`` ("random"
+        or "tracker", see ``NativeState.rollouts``): (values float64[count, seats], decisions
+        played)."""
+        return state.rollouts(count, seed, horizon, policy)
 
     # ---- serialisation and hidden information (through the Python engine) -------------------
     def to_dict(self, state: Any) -> dict[str, Any]:
