@@ -57,6 +57,7 @@ from cardarena.envs.ratatat.encoding_text import (
     unseen_counts,
     view,
 )
+from cardarena.envs.ratatat.native import native_encoder
 from cardarena.envs.ratatat.rules import (
     DECISION_NAMES,
     DECK_COUNTS,
@@ -75,6 +76,7 @@ __all__ = [
     "SEAT_BLOCK",
     "SLOT_BLOCK",
     "encode",
+    "encode_python",
     "estimate_row",
     "mean_unseen_number",
     "owes_last_turn",
@@ -301,3 +303,8 @@ def encode(state: RatatatState, seat: int) -> np.ndarray:
     add(_COUNT_BYTES[n - 2])
     add(_MEMORY_BYTES[state.memory])
     return _FROMBUFFER(_JOIN(out), _FLOAT32)
+
+
+#: the reference encoder above; ``encode`` is the compiled one (byte-identical, envs/ratatat/native.py)
+encode_python = encode
+encode = native_encoder() or encode_python

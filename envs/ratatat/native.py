@@ -1,0 +1,148 @@
+"""Ratatat on the native core: the compiled engine state and encoder of ``_native.pyx``.
+
+The extension is optional (``setup.py`` builds it when Cython, numpy and a C compiler are there).
+This module always imports: ``NATIVE_BUILT`` says whether the extension is there,
+``NATIVE_AVAILABLE`` whether it is used (built, and not switched off by ``CARDARENA_CORE=python``
+in the environment). The Python engine (``rules.py``) and encoder (``encoding.encode_python``)
+stay the reference and the fallback; ``tests/test_native_ratatat.py`` steps both cores side by
+side (legal actions and mask, every seat's observation bit for bit, returns, ``to_dict``, the
+generator's state).
+
+=========================  ===================================================================
+``NativeRatatatGame``      a ``RatatatGame`` whose states are ``NativeState`` (a C struct): the
+                           same games from the same generator
+``native_encoder()``       the compiled ``encode(state, seat)`` (a ``RatatatState`` or a native
+                           state), or None; ``encoding.encode`` is it when it is available
+``rollouts(state, ...)``   playouts to the round's or the game's end, all inside C, with a
+                           random policy or the ``tracker`` baseline's decisions
+=========================  ===================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.native import core_choice
+from cardarena.envs.ratatat.rules import NUM_ACTIONS, RatatatGame, RatatatState
+
+try:
+    from cardarena.envs.ratatat import _native
+except ImportError:  # not built: the Python core only
+    _native = None  # type: ignore[assignment]
+
+NATIVE_BUILT = _native is not None
+NATIVE_AVAILABLE = NATIVE_BUILT and core_choice() == "native"
+NativeState: Any = _native.NativeState if _native is not None else None
+#: the compiled encoder whether or not CARDARENA_CORE switches it off (tests, benches)
+compiled_encode: Any = _native.encode if _native is not None else None
+
+
+def native_encoder() -> Callable[[Any, int], np.ndarray] | None:
+    """The compiled encoder when the native core is available, else None."""
+    return _native.encode if NATIVE_AVAILABLE else None
+
+
+def _require_built() -> None:
+    if not NATIVE_BUILT:
+        raise ConfigError(
+            "ratatat: the native core is not built (envs/ratatat/_native.pyx needs Cython, numpy "
+            "and a C compiler at install time); reinstall with them, or use the Python core "
+            "(RatatatGame, core='python')"
+        )
+
+
+class NativeRatatatGame(RatatatGame):
+    """``RatatatGame`` on the native core: states are ``NativeState`` (C structs).
+
+    Same options, same games from the same generator, same errors. A ``NativeState`` has the
+    read-only attributes of a ``RatatatState`` (fresh lists), so everything that only reads a
+    state (``potential``, ``hidden_positions``, renders, views, the encoder, scripted baselines)
+    works on it. ``to_dict``/``from_dict``/``card_zones``/``resample_hidden`` and ``new_game``
+    with options go through the Python engine (the reference), converting the state.
+    """
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        first_dealer: int = 0,
+        max_turns: int | None = None,
+        num_rounds: int | None = None,
+        memory: str = "perfect_recall",
+    ) -> None:
+        _require_built()
+        super().__init__(num_players, first_dealer, max_turns, num_rounds, memory)
+        self.python = RatatatGame(num_players, first_dealer, max_turns, num_rounds, memory)
+
+    # ---- set-up and conversion ----------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator, options: dict[str, Any] | None = None) -> Any:
+        if options:  # stacked decks, scores, dealer, round: the Python engine deals, then the copy
+            return NativeState.from_python(self.python.new_game(rng, options))
+        return NativeState.new_game(
+            rng, self.num_players, self.max_turns, self.num_rounds, self._memory, self.first_dealer
+        )
+
+    def from_python(self, state: RatatatState) -> Any:
+        """The native state of a Python one (sharing its generator)."""
+        return NativeState.from_python(state)
+
+    def to_python(self, state: Any) -> RatatatState:
+        """The Python state of a native one (its generator copied)."""
+        return state.to_python()
+
+    # ---- queries ------------------------------------------------------------------------------
+    def current_player(self, state: Any) -> int | None:
+        return state.current_player()
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return state.legal_actions()
+
+    def is_over(self, state: Any) -> bool:
+        return state.over
+
+    def returns(self, state: Any) -> list[float]:
+        return state.returns()
+
+    def scores(self, state: Any) -> list[float]:
+        return [float(s) for s in state.scores]
+
+    def winners(self, state: Any) -> list[int]:
+        return state.winners
+
+    # ---- play ---------------------------------------------------------------------------------
+    def apply(self, state: Any, action: int, seat: int | None = None) -> None:
+        if (seat is not None and seat != state.decider) or state.over:
+            self.check_turn(state, seat)  # raises GameOverError / OutOfTurnError
+        action = int(action)
+        if not (0 <= action < NUM_ACTIONS and state.apply(action)):
+            raise self.illegal(state, action)
+
+    def clone(self, state: Any, rng: np.random.Generator | None = None) -> Any:
+        if isinstance(state, RatatatState):
+            return self.python.clone(state, rng)
+        return state.clone(rng)
+
+    def rollouts(
+        self, state: Any, count: int, seed: int, horizon: str = "game", policy: str = "random"
+    ) -> tuple[np.ndarray, int]:
+        """``count`` playouts from ``state`` inside C, every seat playing ``policy`` ("random"
+        or "tracker", see ``NativeState.rollouts``): (values float64[count, seats], decisions
+        played)."""
+        return state.rollouts(count, seed, horizon, policy)
+
+    # ---- serialisation and hidden information (through the Python engine) -------------------
+    def to_dict(self, state: Any) -> dict[str, Any]:
+        return self.python.to_dict(state.to_python(copy_rng=False))
+
+    def from_dict(self, data: dict[str, Any]) -> Any:
+        return NativeState.from_python(self.python.from_dict(data))
+
+    def card_zones(self, state: Any) -> dict[str, list[str]]:
+        return self.python.card_zones(state.to_python(copy_rng=False))
+
+    def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
+        return NativeState.from_python(world)
