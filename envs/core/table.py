@@ -41,7 +41,7 @@ _SCALAR_MASK = 6
 #: distinct legal-action sets whose masks a table keeps (per dtype) to hand out copies of; a
 #: game with more sets than this builds the others each time (the cache never evicts, so its
 #: memory is bounded and what it holds does not depend on the order of play)
-MASK_CACHE = 4096
+MASK_CACHE = 1024
 
 
 def check_seed(seed: Any) -> int | None:
