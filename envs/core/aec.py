@@ -70,8 +70,12 @@ class CardGameEnv(AECEnv):
             raise ConfigError(str(err)) from None
         self._checks = checks
         self._table = Table(spec, self.game, checks)
-        # the table's methods of the hot loop, bound once
-        self._mask, self._apply, self._pay = self._table.mask, self._table.apply, self._table.pay
+        # the table's and the engine's methods of the hot loop, bound once
+        self._mask, self._pay = self._table.mask, self._table.pay
+        self._engine_apply = self.game.apply
+        self._current = self.game.current_player
+        # last() builds the observation itself unless a subclass has its own observe()
+        self._own_observe = type(self).observe is CardGameEnv.observe
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -113,12 +117,12 @@ class CardGameEnv(AECEnv):
 
     def _sync_after_load(self) -> None:
         """Rebuild the AEC bookkeeping from the engine state (after reset or from_dict)."""
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        agents = self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
         self._rewards_zero = True
         if self._table.is_over():
             self._finish()
@@ -139,9 +143,39 @@ class CardGameEnv(AECEnv):
         seat = self._seat_of[agent]
         return {"observation": table.encode(state, seat), "action_mask": self._mask(seat)}
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` (observation, cumulative reward, termination, truncation and
+        info of ``agent_selection``) with :meth:`observe` done in place: one call less a step."""
+        agent = self.agent_selection
+        assert agent is not None
+        if not observe:
+            observation = None
+        elif self._own_observe:
+            table = self._table
+            state = table.state
+            if state is None:
+                raise CardArenaError(f"{self.spec.name}: call reset() before observe() or last().")
+            seat = self._seat_of[agent]
+            observation = {
+                "observation": table.encode(state, seat),
+                "action_mask": self._mask(seat),
+            }
+        else:
+            observation = self.observe(agent)
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: Any) -> None:
         table = self._table
-        if table.state is None:
+        state = table.state
+        if state is None:
             raise CardArenaError(f"{self.spec.name}: call reset() before step().")
         if not self.agents:
             raise GameOverError(
@@ -157,8 +191,13 @@ class CardGameEnv(AECEnv):
                 )
             self._was_dead_step(action)
             return
-        # the table checks the action (unless raw), the engine the turn and its legality
-        self._apply(action, self._seat_of[agent])
+        # Table.apply done in place: the table checks the action (unless raw; the common case,
+        # a plain int in range, passes with one type test and one comparison), the engine the
+        # turn and its legality
+        seat = self._seat_of[agent]
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            action = table.action(action, seat) if self._checks else int(action)
+        self._engine_apply(state, action, seat)
         self._cumulative_rewards[agent] = 0.0
         # Rewards are the changes of the returns, paid by the table (a live step: every agent is
         # still in). While the returns stay put and every reward is already 0.0 (most steps of a
@@ -172,7 +211,7 @@ class CardGameEnv(AECEnv):
             for a in self.agents:
                 rewards[a] = 0.0
             changed = self._rewards_zero = True
-        current = self.game.current_player(table.state)  # None once the game is over
+        current = self._current(state)  # None once the game is over
         if current is None:
             self._finish()
         else:

@@ -16,7 +16,9 @@ what the two envs must agree on:
   turn (``OutOfTurnError``) and an illegal action (``IllegalActionError``);
 * rewards: :meth:`Table.pay`, the change of every seat's return (``engine.returns``, a new list
   at every call, as every engine gives) since the last payout;
-* masks: :meth:`Table.mask`, a fresh array of a seat's legal actions.
+* masks: :meth:`Table.mask`, a fresh array of a seat's legal actions (a copy of the mask kept
+  for that set of legal actions: most decisions of a game repeat a few sets, and copying a small
+  array costs a third of building it).
 
 It imports no gymnasium or PettingZoo: the envs add their APIs around it.
 """
@@ -36,6 +38,10 @@ SEED_BOUND = 2**63
 RESET_WORD = 0x5EED
 #: legal-action lists up to this long are written into a mask one by one (cheaper than put)
 _SCALAR_MASK = 6
+#: distinct legal-action sets whose masks a table keeps (per dtype) to hand out copies of; a
+#: game with more sets than this builds the others each time (the cache never evicts, so its
+#: memory is bounded and what it holds does not depend on the order of play)
+MASK_CACHE = 1024
 
 
 def check_seed(seed: Any) -> int | None:
@@ -55,6 +61,7 @@ class Table:
     __slots__ = (
         "_current",
         "_legal",
+        "_masks",
         "_rng",
         "_root",
         "checks",
@@ -78,6 +85,8 @@ class Table:
         self.encode = spec.encode
         self._current = engine.current_player
         self._legal = engine.legal_actions
+        #: per dtype, the mask of each legal-action set seen (as a tuple), never handed out
+        self._masks: dict[Any, dict[tuple[int, ...], np.ndarray]] = {}
         self.state: Any = None
         self.paid: list[float] = []
         self._root: int | None = None  # the seed of the last seeded reset
@@ -215,16 +224,25 @@ class Table:
     def mask(self, seat: int | None = None, dtype: Any = np.int8) -> np.ndarray:
         """A fresh mask (``dtype``, one entry per action) of the legal actions of ``seat`` (the
         deciding seat's when None); all zeros unless ``seat`` decides now (so once it is over)."""
-        out = np.zeros(self.num_actions, dtype=dtype)
         state = self.state
         current = self._current(state)
-        if current is not None and (seat is None or seat == current):
-            legal = self._legal(state)
-            if len(legal) <= _SCALAR_MASK:
-                for action in legal:
-                    out[action] = 1
-            else:
-                out.put(legal, 1)
+        if current is None or (seat is not None and seat != current):
+            return np.zeros(self.num_actions, dtype=dtype)
+        key = tuple(self._legal(state))
+        masks = self._masks.get(dtype)
+        if masks is None:
+            masks = self._masks[dtype] = {}
+        kept = masks.get(key)
+        if kept is not None:
+            return kept.copy()
+        out = np.zeros(self.num_actions, dtype=dtype)
+        if len(key) <= _SCALAR_MASK:
+            for action in key:
+                out[action] = 1
+        else:
+            out.put(key, 1)
+        if len(masks) < MASK_CACHE:
+            masks[key] = out.copy()
         return out
 
     def is_over(self) -> bool:
