@@ -78,7 +78,8 @@ def native_extensions() -> list[Extension]:
 
 
 class OptionalBuildExt(build_ext):
-    """build_ext whose failure (no compiler, a compile error) leaves a pure-Python install."""
+    """build_ext whose failure (no compiler, a compile error) leaves a pure-Python install; the
+    extensions that failed are named in one warning line."""
 
     def build_extension(self, ext: Extension) -> None:
         msvc = getattr(self.compiler, "compiler_type", "") == "msvc"
@@ -88,13 +89,19 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as err:
-            warn(f"building {ext.name} failed: {str(err).splitlines()[0] if str(err) else err}")
+            first = str(err).splitlines()[0] if str(err) else repr(err)
+            self.failed.append((ext.name, first))
 
     def run(self) -> None:
+        self.failed: list[tuple[str, str]] = []
         try:
             super().run()
         except Exception as err:
             warn(f"build_ext failed: {err}")
+            return
+        if self.failed:
+            names = ", ".join(name for name, _ in self.failed)
+            warn(f"building {names} failed: {self.failed[0][1]}")
 
 
 setup(

@@ -41,10 +41,11 @@ OPTION_SETS: list[dict[str, Any]] = list(get_spec("thegame").option_sets)
 
 
 def _options(rng: np.random.Generator, n: int) -> dict[str, Any] | None:
-    """``new_game`` options for one game in eight: a stacked deck top, scenario piles (legal G5
-    builds) or a first player."""
+    """``new_game`` options for five games in 24: a stacked deck top, a first player, scenario
+    piles (legal G5 builds) early in a game, or late: 0-30 open cards that fit (short hands, an
+    empty draw pile, seats without cards, won games and won deals) or 0-38 open cards at random."""
     kind = int(rng.integers(24))
-    if kind >= 3:
+    if kind >= 5:
         return None
     if kind == 0:
         top = rng.permutation(FULL_DECK)[: int(rng.integers(1, 20))]
@@ -52,15 +53,31 @@ def _options(rng: np.random.Generator, n: int) -> dict[str, Any] | None:
     if kind == 1:
         return {"first_player": int(rng.integers(n))}
     piles: list[list[str]] = [[], [], [], []]
-    used: set[int] = set()
-    for p in range(4):
-        top = FOUNDATIONS[p]
-        for _ in range(int(rng.integers(0, 12))):
-            card = int(rng.integers(2, 100))
-            if card not in used and fits(card, p, top):
-                piles[p].append(CARD_CODES[card])
-                used.add(card)
-                top = card
+    if kind == 2:
+        used: set[int] = set()
+        for p in range(4):
+            top = FOUNDATIONS[p]
+            for _ in range(int(rng.integers(0, 12))):
+                card = int(rng.integers(2, 100))
+                if card not in used and fits(card, p, top):
+                    piles[p].append(CARD_CODES[card])
+                    used.add(card)
+                    top = card
+        return {"piles": piles}
+    if kind == 3:  # the open cards a window that fits: the game often runs to its end
+        k = int(rng.integers(0, 31))
+        start = int(rng.integers(2, 100 - k + 1))
+        below = [c for c in FULL_DECK if c < start]
+        above = [c for c in FULL_DECK if c >= start + k][::-1]
+        for p, side in ((0, below), (2, above)):
+            for c in side:
+                piles[p + int(rng.integers(2))].append(CARD_CODES[c])
+        return {"piles": piles}
+    placed = rng.permutation(FULL_DECK)[: int(rng.integers(60, 99))]
+    cuts = sorted(int(x) for x in rng.integers(0, len(placed) + 1, size=3))
+    for p, chunk in enumerate(np.split(placed, cuts)):
+        cards = sorted(int(c) for c in chunk)
+        piles[p] = [CARD_CODES[c] for c in (cards if p < 2 else cards[::-1])]
     return {"piles": piles}
 
 

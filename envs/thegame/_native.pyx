@@ -437,7 +437,7 @@ cdef void encode_c(TG *s, int seat, float *o) noexcept nogil:
 
 
 # ---- Python state <-> struct -------------------------------------------------------------------
-cdef int check_range(str what, object value, long low, long high) except -1:
+cdef int check_range(str what, object value, long low, long high) except? -1:
     if type(value) is not int and not isinstance(value, (int, np.integer)):
         raise ConfigError(f"thegame state: {what} is {value!r}; allowed: an int in {low}..{high}")
     if not low <= value <= high:
@@ -927,6 +927,15 @@ cdef class NativeState:
     @property
     def decisions(self):
         return self.s.decisions
+
+
+def _draw_interval(rng, mx):
+    """One ``random_interval(mx)`` from ``rng``'s bit generator, as the rollouts draw their
+    actions (for tests that replay a rollout on the Python engine)."""
+    cdef object bits = rng.bit_generator
+    if mx < 0:
+        raise ConfigError(f"thegame: random_interval({mx}); allowed: 0 or more")
+    return random_interval(bitgen_of(rng), <uint64_t>mx)
 
 
 def _rebuild(state):
