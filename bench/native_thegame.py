@@ -7,8 +7,9 @@
 * **speed** (CPU time of this process, ``time.process_time``, so a loaded machine reports what
   one core does): decisions/s of both engines stepped from Python (``legal_actions`` + ``apply``,
   the same random legal actions); the encoder's microseconds per observation (Python encoder,
-  compiled encoder on a Python state, compiled encoder on a native state); random rollouts in one
-  call (``NativeState.rollouts``) to the game's end, decisions/s.
+  compiled encoder on a Python state, compiled encoder on a native state); rollouts in one call
+  (``NativeState.rollouts``) to the game's end, decisions/s, with random legal actions and with
+  the native planner baseline in every seat (signals off and on).
 
     python bench/native_thegame.py [--games 50000] [--seed 0] [--out bench/results/native_thegame.json]
 
@@ -146,13 +147,21 @@ def encoder_speed(
     return out
 
 
-def rollout_speed(num_players: int, count: int, seed: int = 0, signals: bool = False) -> float:
-    """Decisions/s (CPU) of ``count`` random rollouts in one call, from a fresh deal."""
+def rollout_speed(
+    num_players: int, count: int, seed: int = 0, signals: bool = False, policy: str = "random"
+) -> float:
+    """Decisions/s (CPU) of ``count`` rollouts in one call (``policy`` in every seat), from
+    fresh deals (one call per deal: a planner rollout is deterministic)."""
     nat = NativeThegameGame(num_players, signals=signals)
-    state = nat.new_game(np.random.default_rng(seed))
-    start = time.process_time()
-    _values, decisions = nat.rollouts(state, count, seed)
-    return decisions / (time.process_time() - start)
+    deals = 1 if policy == "random" else 20
+    decisions = 0
+    elapsed = 0.0
+    for d in range(deals):
+        state = nat.new_game(np.random.default_rng([seed, d]))
+        start = time.process_time()
+        decisions += nat.rollouts(state, count // deals, seed, policy=policy)[1]
+        elapsed += time.process_time() - start
+    return decisions / elapsed
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -185,6 +194,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             row["rollout_game_decisions_per_s_signals"] = rollout_speed(
                 n, args.rollouts, args.seed, signals=True
             )
+            for signals in (False, True):
+                row[f"planner_rollout_decisions_per_s{'_signals' if signals else ''}"] = (
+                    rollout_speed(n, args.rollouts // 20, args.seed, signals, "planner")
+                )
         report["speed"][n] = row
         print(f"speed {n} players: {json.dumps(row)}", flush=True)
     if args.out is not None:

@@ -406,3 +406,87 @@ def test_without_the_extension_thegame_runs_on_the_python_core():
         [sys.executable, "-c", NOT_BUILT], capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-3000:]
+
+
+# ---- the planner baseline as a native rollout policy ---------------------------------------------
+def _planner_positions(num_players, signals, games, seed):
+    """(Python state, seat, Python planner's action, native planner's action) along games the
+    Python planners play (one agent per seat), the native planners shadowing them."""
+    from cardarena.agents.baselines.thegame import PlannerAgent
+
+    py = rules.TheGame(num_players, signals=signals)
+    for g in range(games):
+        agents = [PlannerAgent() for _ in range(num_players)]
+        shadow = _native.NativePlanner()
+        state = py.new_game(np.random.default_rng([seed, num_players, g]))
+        native = NativeState.from_python(py.clone(state))
+        while not py.is_over(state):
+            seat = py.current_player(state)
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=np.int8)
+            mask[py.legal_actions(state)] = 1
+            want = agents[seat].act(None, mask, encoding.view(state, seat))
+            got = shadow.act(native)
+            yield state, seat, want, got
+            py.apply(state, want)
+            native.apply(want)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_the_native_planner_makes_the_python_planners_decisions(num_players):
+    positions = 0
+    for signals in (False, True):
+        for state, seat, want, got in _planner_positions(num_players, signals, 12, seed=3):
+            where = (num_players, signals, positions, seat, state.hands[seat], state.tops)
+            assert got == want, (where, rules.describe_action(want))
+            positions += 1
+    assert positions > 1000
+
+
+def test_the_native_planner_takes_an_agents_settings():
+    from cardarena.agents.baselines.thegame import PlannerAgent
+
+    py = rules.TheGame(3, signals=True)
+    for settings in ({"bonus": 0.5, "max_nodes": 30}, {"dead_weight": 1.0, "help_cost": 9}):
+        agents = [PlannerAgent(**settings) for _ in range(3)]
+        shadow = _native.NativePlanner(agents[0])
+        state = py.new_game(np.random.default_rng(8))
+        native = NativeState.from_python(py.clone(state))
+        while not py.is_over(state):
+            seat = py.current_player(state)
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=np.int8)
+            mask[py.legal_actions(state)] = 1
+            want = agents[seat].act(None, mask, encoding.view(state, seat))
+            assert shadow.act(native) == want
+            py.apply(state, want)
+            native.apply(want)
+    with pytest.raises(ConfigError, match="max_nodes 1000"):
+        _native.NativePlanner(PlannerAgent(max_nodes=1000))
+    with pytest.raises(ConfigError, match="game is over"):
+        _native.NativePlanner().act(native)
+
+
+@pytest.mark.parametrize(("num_players", "signals"), [(1, False), (2, True), (4, True)])
+def test_planner_rollouts_play_the_python_planner_teams_games(num_players, signals):
+    """A planner rollout is the game a table of Python planners (fresh agents) plays on from
+    the state: deterministic, so every rollout of the call is that game."""
+    from cardarena.agents.baselines.thegame import PlannerAgent
+
+    nat, py = NativeThegameGame(num_players, signals=signals), rules.TheGame(num_players)
+    for g in range(4):
+        state = nat.new_game(np.random.default_rng([num_players, g]))
+        for _ in range(g * 3):  # from a position inside a turn too
+            if not nat.is_over(state):
+                nat.apply(state, nat.legal_actions(state)[-1])
+        values, decisions = nat.rollouts(state, 3, seed=g, policy="planner")
+        world = nat.to_python(state)
+        agents = [PlannerAgent() for _ in range(num_players)]
+        steps = 0
+        while not py.is_over(world):
+            seat = py.current_player(world)
+            mask = np.zeros(rules.NUM_ACTIONS, dtype=np.int8)
+            mask[py.legal_actions(world)] = 1
+            py.apply(world, agents[seat].act(None, mask, encoding.view(world, seat)))
+            steps += 1
+        assert values.tolist() == [py.returns(world)] * 3 and decisions == 3 * steps
+    with pytest.raises(ConfigError, match="policy 'greedy'"):
+        nat.rollouts(state, 1, seed=0, policy="greedy")

@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False, embedsignature=True
-"""The Game on a C struct: the native core (engine state, encoder, random rollouts).
+"""The Game on a C struct: the native core (engine state, encoder, rollouts, the planner).
 
 The same game as ``rules.py`` (rule ids G1-G11 of ``docs/rules/thegame.md``), step for step:
 every function below mirrors the method of ``TheGame`` it names, in the same order of effects,
@@ -17,11 +17,15 @@ game reaches (a card twice, a card both in the hand and on a pile, a value the s
 hold) is encoded by the reference encoder ``encoding.encode_python``, which has its own
 arithmetic for such states.
 
+``NativePlanner`` is ``PlannerAgent`` of ``agents/baselines/thegame.py`` on the struct, decision
+for decision (the same search in the same order, the same float arithmetic), for rollouts.
+
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.math cimport INFINITY
 from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
@@ -436,6 +440,506 @@ cdef void encode_c(TG *s, int seat, float *o) noexcept nogil:
     b[8 + MAXP + 1] = 1.0 if s.won else 0.0
 
 
+# ---- the planner baseline as a rollout policy (agents/baselines/thegame.py, PlannerAgent) ------
+cdef enum:
+    MAXPLAN = 16  # at most 8 plays, 4 signals and end
+    MAXMOVES = 64
+    MAXSEEN = 256  # slots of the table of positions reached (max_nodes at most half)
+
+
+cdef struct PlannerCfg:
+    double bonus
+    double dead_weight
+    double last_weight
+    double wait_penalty
+    double help_penalty
+    int wait_cost
+    int help_cost
+    int max_nodes
+
+
+cdef struct PlanStep:  # (expected key, action): the key is (hand, tops, played, own signals)
+    int8_t hand[8]
+    int nhand
+    int tops[4]
+    int played
+    int8_t sig[4]
+    int action
+
+
+cdef struct Plan:
+    PlanStep steps[16]
+    int n
+    int at  # the steps before ``at`` are played (PlannerAgent._plan is steps[at:n])
+
+
+cdef struct Move:
+    double k
+    int c
+    int p
+    int setup
+
+
+cdef struct Search:
+    PlannerCfg *cfg
+    double penalty[4]
+    int need
+    double best_val
+    int best_seq[8][2]
+    int best_len
+    int fb_n
+    double fb_cost
+    int fb_seq[8][2]
+    int fb_len
+    int seq[8][2]
+    int seq_len
+    int nodes
+    uint64_t seen_lo[256]
+    uint64_t seen_hi[256]
+    int seen_tops[256][4]
+    double seen_cost[256]
+    uint8_t used[256]
+
+
+cdef inline int in_hand(int8_t *h, int m, int c) noexcept nogil:
+    cdef int k
+    for k in range(m):
+        if h[k] == c:
+            return 1
+    return 0
+
+
+cdef inline int fits_top(int card, int pile, int top) noexcept nogil:
+    if pile < 2:
+        return card > top or card == top - 10
+    return card < top or card == top + 10
+
+
+cdef inline int takes(int q, int v, int *t) noexcept nogil:
+    return v > t[q] if q < 2 else v < t[q]
+
+
+cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, int *dead,
+                         int *last) noexcept nogil:
+    """The open cards strictly between ``lo`` and ``hi``: their number, those no pile but ``p``
+    takes and those exactly one other pile takes (constant between the other piles' tops)."""
+    cdef int a = lo + 1, b = hi - 1, q, x, k, j, m = 0, s, e, others, c
+    cdef int cuts[4]
+    cnt[0] = count_open(prefix, a, b)
+    dead[0] = 0
+    last[0] = 0
+    if cnt[0] == 0:
+        return
+    for q in range(NPILES):
+        if q == p:
+            continue
+        x = t[q] + 1 if q < 2 else t[q]  # where the set of cards q takes begins or ends
+        if a < x <= b:
+            k = m
+            while k > 0 and cuts[k - 1] > x:
+                cuts[k] = cuts[k - 1]
+                k -= 1
+            cuts[k] = x
+            m += 1
+    s = a
+    for j in range(m + 1):
+        e = cuts[j] - 1 if j < m else b
+        if e >= s:
+            others = 0
+            for q in range(NPILES):
+                if q != p and takes(q, s, t):
+                    others += 1
+            c = count_open(prefix, s, e)
+            if others == 0:
+                dead[0] += c
+            elif others == 1:
+                last[0] += c
+        if j < m:
+            s = cuts[j]
+
+
+cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double dw, double lw,
+                 Move *out) noexcept nogil:
+    """``_moves``: the plays from hand ``h`` (sorted) onto tops ``t``, sorted as Python sorts the
+    tuples (cost, card, pile, sets up a trick); their count (``prefix[v]``: open cards below v)."""
+    cdef int n = 0, p, i, k, c, top, step, forward, lo, hi, cnt, dead, last
+    cdef int cands[10]
+    cdef int ncand, j, dup
+    cdef double kk
+    cdef Move tmp
+    for p in range(NPILES):
+        top = t[p]
+        ncand = 0
+        if p < 2:
+            i = 0
+            while i < m and h[i] <= top:  # bisect_right
+                i += 1
+            for k in range(i + 1, m):
+                if in_hand(h, m, h[k] - 10):
+                    cands[ncand] = h[k]
+                    ncand += 1
+            if i < m:
+                cands[ncand] = h[i]
+                ncand += 1
+            if in_hand(h, m, top - 10):
+                cands[ncand] = top - 10
+                ncand += 1
+            step = -10
+        else:
+            i = 0
+            while i < m and h[i] < top:  # bisect_left
+                i += 1
+            for k in range(0, (i - 1) if i - 1 > 0 else 0):
+                if in_hand(h, m, h[k] + 10):
+                    cands[ncand] = h[k]
+                    ncand += 1
+            if i > 0:
+                cands[ncand] = h[i - 1]
+                ncand += 1
+            if in_hand(h, m, top + 10):
+                cands[ncand] = top + 10
+                ncand += 1
+            step = 10
+        for j in range(ncand):
+            c = cands[j]
+            dup = 0
+            for k in range(j):
+                if cands[k] == c:
+                    dup = 1
+            if dup:  # a set in Python
+                continue
+            forward = c > top if p < 2 else c < top
+            if c > top:
+                lo = top
+                hi = c
+            else:
+                lo = c
+                hi = top
+            between_counts(prefix, t, p, lo, hi, &cnt, &dead, &last)
+            kk = cnt
+            if cnt:
+                kk += dw * dead
+                kk += lw * last
+                kk = kk + penalty[p] if forward else -kk
+            out[n].k = kk
+            out[n].c = c
+            out[n].p = p
+            out[n].setup = in_hand(h, m, c + step)
+            n += 1
+    for i in range(1, n):  # insertion sort by (k, c, p, setup)
+        tmp = out[i]
+        j = i - 1
+        while j >= 0 and (out[j].k > tmp.k or (out[j].k == tmp.k and (
+                out[j].c > tmp.c or (out[j].c == tmp.c and (
+                    out[j].p > tmp.p or (out[j].p == tmp.p and out[j].setup > tmp.setup)))))):
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = tmp
+    return n
+
+
+cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double cost) noexcept nogil:
+    cdef Move mv[64]
+    cdef int prefix[129]
+    cdef int nm, k, i, j, found
+    cdef double val
+    cdef uint64_t lo = 0, hi = 0
+    cdef int8_t h2[8]
+    cdef int t2[4]
+    cdef int c, p
+    S.nodes += 1
+    if n >= S.need:
+        val = cost - S.cfg.bonus * n
+        if val < S.best_val:
+            S.best_val = val
+            S.best_len = S.seq_len
+            memcpy(S.best_seq, S.seq, sizeof(S.seq))
+    elif n > S.fb_n or (n == S.fb_n and -cost > -S.fb_cost):
+        S.fb_n = n
+        S.fb_cost = cost
+        S.fb_len = S.seq_len
+        memcpy(S.fb_seq, S.seq, sizeof(S.seq))
+    if S.nodes >= S.cfg.max_nodes or m == 0:
+        return
+    for k in range(m):
+        if h[k] < 64:
+            lo |= (<uint64_t>1) << h[k]
+        else:
+            hi |= (<uint64_t>1) << (h[k] - 64)
+    # the positions reached (a dict in Python): an open-addressing table of MAXSEEN slots,
+    # never more than half full (at most max_nodes <= MAXSEEN / 2 positions)
+    i = <int>(((lo * <uint64_t>0x9E3779B97F4A7C15ULL) ^ (hi * <uint64_t>0xC2B2AE3D27D4EB4FULL)
+               ^ (<uint64_t>(t[0] | (t[1] << 7) | (t[2] << 14) | (t[3] << 21))
+                  * <uint64_t>0x165667B19E3779F9ULL)) >> 56)
+    while True:
+        if not S.used[i]:
+            S.used[i] = 1
+            S.seen_lo[i] = lo
+            S.seen_hi[i] = hi
+            for k in range(NPILES):
+                S.seen_tops[i][k] = t[k]
+            S.seen_cost[i] = cost
+            break
+        if (S.seen_lo[i] == lo and S.seen_hi[i] == hi and S.seen_tops[i][0] == t[0]
+                and S.seen_tops[i][1] == t[1] and S.seen_tops[i][2] == t[2]
+                and S.seen_tops[i][3] == t[3]):
+            if S.seen_cost[i] <= cost:
+                return
+            S.seen_cost[i] = cost
+            break
+        i = (i + 1) & (MAXSEEN - 1)
+    prefix[0] = 0
+    for k in range(128):
+        prefix[k + 1] = prefix[k] + op[k]
+    nm = moves_c(h, m, t, prefix, S.penalty, S.cfg.dead_weight, S.cfg.last_weight, mv)
+    for i in range(nm):
+        if n >= S.need and mv[i].k >= S.cfg.bonus and not mv[i].setup:
+            continue  # an extra play only when cheap, or to set up a trick
+        c = mv[i].c
+        p = mv[i].p
+        j = 0
+        found = 0
+        for k in range(m):
+            if h[k] == c and not found:
+                found = 1
+                continue
+            h2[j] = h[k]
+            j += 1
+        for k in range(NPILES):
+            t2[k] = t[k]
+        t2[p] = c
+        op[c] = 0
+        S.seq[S.seq_len][0] = c
+        S.seq[S.seq_len][1] = p
+        S.seq_len += 1
+        dfs(S, h2, j, t2, op, n + 1, cost + mv[i].k)
+        S.seq_len -= 1
+        op[c] = 1
+
+
+cdef int play_cost_c(int card, int pile, int top, uint8_t *op) noexcept nogil:
+    """``encoding.play_cost``: open cards jumped over (negative for the backwards trick)."""
+    cdef int lo, hi, v, cnt = 0
+    if card > top:  # the cards strictly between the card and the top
+        lo = top
+        hi = card
+    else:
+        lo = card
+        hi = top
+    for v in range(lo + 1, hi):
+        if LOWEST <= v <= HIGHEST and op[v]:
+            cnt += 1
+    if (pile < 2 and card > top) or (pile >= 2 and card < top):
+        return cnt
+    return -cnt
+
+
+cdef inline void plan_key(PlanStep *st, int8_t *hand, int m, int *tops, int played,
+                          int8_t *sig) noexcept nogil:
+    cdef int k
+    for k in range(m):
+        st.hand[k] = hand[k]
+    st.nhand = m
+    for k in range(NPILES):
+        st.tops[k] = tops[k]
+        st.sig[k] = sig[k]
+    st.played = played
+
+
+cdef int plan_turn(TG *s, PlannerCfg *cfg, int seat, Plan *plan) noexcept nogil:
+    """``PlannerAgent.plan_turn`` of the current seat into ``plan``; its length."""
+    cdef Search S
+    cdef uint8_t op[128]
+    cdef int8_t hand[8]
+    cdef int tops[4]
+    cdef int8_t sig[4]
+    cdef int m = s.nhand[seat], k, p, q, played = s.played, c, best, any_fit, cost, want
+    cdef int np_ = 0, need, k2
+    memset(op, 0, sizeof(op))
+    for k in range(LOWEST, HIGHEST + 1):
+        op[k] = 1
+    for p in range(NPILES):
+        for k in range(s.npile[p]):
+            op[s.piles[p][k]] = 0
+    for k in range(m):
+        hand[k] = s.hands[seat][k]
+    for p in range(NPILES):
+        tops[p] = s.tops[p]
+        sig[p] = s.signals[seat][p]
+    need = s.minimum - played
+    if need < 0:
+        need = 0
+    S.cfg = cfg
+    S.need = need
+    S.best_val = INFINITY  # inf
+    S.best_len = 0
+    S.fb_n = -1
+    S.fb_cost = INFINITY
+    S.fb_len = 0
+    S.seq_len = 0
+    S.nodes = 0
+    memset(S.used, 0, sizeof(S.used))
+    for p in range(NPILES):  # pile_penalties
+        S.penalty[p] = 0.0
+    if s.signals_on:
+        for q in range(s.n):
+            if q == seat or s.nhand[q] == 0:
+                continue
+            for p in range(NPILES):
+                if s.signals[q][p] == 1 and cfg.wait_penalty > S.penalty[p]:
+                    S.penalty[p] = cfg.wait_penalty
+                elif s.signals[q][p] == 2 and cfg.help_penalty > S.penalty[p]:
+                    S.penalty[p] = cfg.help_penalty
+    dfs(&S, hand, m, tops, op, 0, 0.0)
+    if not S.best_val < INFINITY:
+        S.best_len = S.fb_len
+        memcpy(S.best_seq, S.fb_seq, sizeof(S.seq))
+    for k in range(S.best_len):  # plays: op is whole again (dfs restores it)
+        c = S.best_seq[k][0]
+        p = S.best_seq[k][1]
+        plan_key(&plan.steps[np_], hand, m, tops, played, sig)
+        plan.steps[np_].action = (c - LOWEST) * 4 + p
+        np_ += 1
+        q = 0
+        for k2 in range(m):
+            if hand[k2] != c:
+                hand[q] = hand[k2]
+                q += 1
+        m = q
+        tops[p] = c
+        played += 1
+    if played < s.minimum:
+        plan.n = np_
+        return np_  # stuck: the game ends after these plays (G9)
+    if s.signals_on:
+        for k in range(S.best_len):
+            op[S.best_seq[k][0]] = 0
+        for p in range(NPILES):  # wanted_signals
+            any_fit = 0
+            best = 0
+            for k in range(m):
+                if fits_top(hand[k], p, tops[p]):
+                    cost = play_cost_c(hand[k], p, tops[p], op)
+                    if not any_fit or cost < best:
+                        best = cost
+                    any_fit = 1
+            if not any_fit:
+                want = 0
+            elif best <= cfg.wait_cost:
+                want = 1
+            elif best <= cfg.help_cost:
+                want = 2
+            else:
+                want = 0
+            if want != sig[p] and not s.changed[p]:
+                plan_key(&plan.steps[np_], hand, m, tops, played, sig)
+                plan.steps[np_].action = SIGNAL0 + p * 3 + want
+                np_ += 1
+                sig[p] = <int8_t>want
+    plan_key(&plan.steps[np_], hand, m, tops, played, sig)
+    plan.steps[np_].action = END
+    np_ += 1
+    plan.n = np_
+    return np_
+
+
+cdef int planner_act(TG *s, PlannerCfg *cfg, Plan *plan) noexcept nogil:
+    """``PlannerAgent.act`` of the current seat, its plan (``_plan``) kept in ``plan``."""
+    cdef int seat = s.current, k, ok, m, a
+    cdef int acts[MAXLEGAL]
+    cdef PlanStep *st
+    cdef Plan fresh
+    m = legal(s, acts)
+    if m == 0:  # a loaded state G9 should have ended: nothing to play
+        return -1
+    if plan.at < plan.n:
+        st = &plan.steps[plan.at]
+        ok = st.nhand == s.nhand[seat] and st.played == s.played
+        if ok:
+            for k in range(st.nhand):
+                if st.hand[k] != s.hands[seat][k]:
+                    ok = 0
+            for k in range(NPILES):
+                if st.tops[k] != s.tops[k] or st.sig[k] != s.signals[seat][k]:
+                    ok = 0
+        if ok:
+            ok = 0
+            for k in range(m):
+                if acts[k] == st.action:
+                    ok = 1
+            if ok:
+                plan.at += 1
+                return st.action
+    fresh.at = 0
+    plan_turn(s, cfg, seat, &fresh)
+    ok = 0
+    if fresh.n:
+        a = fresh.steps[0].action
+        for k in range(m):
+            if acts[k] == a:
+                ok = 1
+    if not ok:  # cannot happen with a consistent view
+        return acts[0]
+    plan[0] = fresh
+    plan.at = 1
+    return fresh.steps[0].action
+
+
+cdef PlannerCfg planner_cfg(object agent) except *:
+    cdef PlannerCfg cfg
+    cfg.bonus = agent.bonus
+    cfg.dead_weight = agent.dead_weight
+    cfg.last_weight = agent.last_weight
+    cfg.wait_penalty = agent.wait_penalty
+    cfg.help_penalty = agent.help_penalty
+    cfg.wait_cost = agent.wait_cost
+    cfg.help_cost = agent.help_cost
+    cfg.max_nodes = agent.max_nodes
+    if not 1 <= cfg.max_nodes <= MAXSEEN // 2:
+        raise ConfigError(f"thegame native planner: max_nodes {cfg.max_nodes}; allowed: "
+                          f"1..{MAXSEEN // 2}")
+    return cfg
+
+
+cdef PlannerCfg default_planner_cfg() noexcept:
+    cdef PlannerCfg cfg
+    cfg.bonus = 1.5
+    cfg.dead_weight = 5.0
+    cfg.last_weight = 1.0
+    cfg.wait_penalty = 4.0
+    cfg.help_penalty = 2.0
+    cfg.wait_cost = 2
+    cfg.help_cost = 5
+    cfg.max_nodes = 120
+    return cfg
+
+
+cdef class NativePlanner:
+    """``PlannerAgent`` (``agents/baselines/thegame.py``) in C, one per seat: ``act(state)``
+    gives the action the Python agent of the current seat gives for its view, its turn plan kept
+    between calls as the Python agent keeps it. Settings are the agent's (``from_agent``) or its
+    defaults."""
+
+    cdef PlannerCfg cfg
+    cdef Plan plans[5]
+
+    def __init__(self, agent=None):
+        self.cfg = default_planner_cfg() if agent is None else planner_cfg(agent)
+        self.reset()
+
+    def reset(self):
+        cdef int k
+        for k in range(MAXP):
+            self.plans[k].n = 0
+            self.plans[k].at = 0
+
+    def act(self, NativeState state):
+        """The action of the current seat's planner (a ConfigError once the game is over)."""
+        if state.s.over:
+            raise ConfigError("thegame native planner: the game is over; no seat acts")
+        return planner_act(&state.s, &self.cfg, &self.plans[state.s.current])
+
+
 # ---- Python state <-> struct -------------------------------------------------------------------
 cdef int check_range(str what, object value, long low, long high) except? -1:
     if type(value) is not int and not isinstance(value, (int, np.integer)):
@@ -816,17 +1320,24 @@ cdef class NativeState:
             return False
         return bool(apply_action(&self.s, <int>action))
 
-    def rollouts(self, int count, seed, str horizon="game"):
-        """``count`` random-legal-action playouts from this state to the end of the game, all
-        inside C (thegame has no rounds: ``horizon`` is ``"game"``). Actions come from
-        ``np.random.default_rng(seed)`` (this state and its generator are unchanged). Returns
-        (values float64[count, seats]: the shared return, cards on the piles / 98, decisions
-        played)."""
+    def rollouts(self, int count, seed, str horizon="game", str policy="random"):
+        """``count`` playouts from this state to the end of the game, all inside C (thegame has
+        no rounds: ``horizon`` is ``"game"``). ``policy`` ``"random"``: random legal actions
+        from ``np.random.default_rng(seed)``; ``"planner"``: the planner baseline (its default
+        settings, a fresh agent per seat and playout; deterministic, so every playout is the
+        same game). This state and its generator are unchanged. Returns (values
+        float64[count, seats]: the shared return, cards on the piles / 98, decisions played)."""
         if horizon != "game":
             raise ConfigError(
                 f"thegame rollouts: horizon {horizon!r}; allowed: 'game' (thegame has no rounds)")
         if count < 0:
             raise ConfigError(f"thegame rollouts: count {count}; allowed: 0 or more")
+        if policy not in ("random", "planner"):
+            raise ConfigError(
+                f"thegame rollouts: policy {policy!r}; allowed: 'random' or 'planner'")
+        cdef int use_planner = policy == "planner"
+        cdef PlannerCfg cfg = default_planner_cfg()
+        cdef Plan plans[5]
         rng = np.random.default_rng(seed)
         cdef object bits = rng.bit_generator  # alive until the end
         cdef bitgen_t *bg = bitgen_of(rng)
@@ -840,7 +1351,17 @@ cdef class NativeState:
         with nogil:
             for i in range(count):
                 w = self.s
+                for k in range(MAXP):
+                    plans[k].n = 0
+                    plans[k].at = 0
                 while not w.over:
+                    if use_planner:
+                        m = planner_act(&w, &cfg, &plans[w.current])
+                        if m < 0:
+                            break
+                        apply_action(&w, m)
+                        decisions += 1
+                        continue
                     m = legal(&w, acts)
                     if m == 0:  # a loaded state G9 should have ended: nothing to play
                         break

@@ -12,7 +12,10 @@ actions, every seat's observation bit for bit, returns, ``to_dict``, the generat
                            same games from the same generator (the deal is the only draw)
 ``native_encoder()``       the compiled ``encode(state, seat)`` (a ``TheGameState`` or a native
                            state), or None; ``encoding.encode`` is it when it is available
-``rollouts(state, ...)``   random playouts to the game's end, all inside C
+``rollouts(state, ...)``   playouts to the game's end, all inside C: random legal actions, or
+                           the ``planner`` baseline in every seat
+``NativePlanner``          ``PlannerAgent`` (agents/baselines/thegame.py) in C: the same
+                           decisions (tests/test_native_thegame.py), for rollouts
 =========================  ===================================================================
 """
 
@@ -32,6 +35,7 @@ _native: Any = load_extension("cardarena.envs.thegame._native")
 NATIVE_BUILT = _native is not None
 NATIVE_AVAILABLE = NATIVE_BUILT and core_choice() == "native"
 NativeState: Any = _native.NativeState if _native is not None else None
+NativePlanner: Any = _native.NativePlanner if _native is not None else None
 #: the compiled encoder whether or not CARDARENA_CORE switches it off (tests, benches)
 compiled_encode: Any = _native.encode if _native is not None else None
 
@@ -114,11 +118,12 @@ class NativeThegameGame(TheGame):
         return state.clone(rng)
 
     def rollouts(
-        self, state: Any, count: int, seed: int, horizon: str = "game"
+        self, state: Any, count: int, seed: int, horizon: str = "game", policy: str = "random"
     ) -> tuple[np.ndarray, int]:
-        """``count`` random-legal-action playouts from ``state`` inside C (see
-        ``NativeState.rollouts``): (values float64[count, seats], decisions played)."""
-        return state.rollouts(count, seed, horizon)
+        """``count`` playouts from ``state`` to the game's end inside C (see
+        ``NativeState.rollouts``), with random legal actions or the ``planner`` baseline in
+        every seat: (values float64[count, seats], decisions played)."""
+        return state.rollouts(count, seed, horizon, policy)
 
     # ---- serialisation and hidden information (through the Python engine) -------------------
     def to_dict(self, state: Any) -> dict[str, Any]:
