@@ -223,7 +223,8 @@ def mutate_lists(value: Any) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_clone_copies_every_list_and_the_generator(name: str) -> None:
     spec = envs.get_spec(name)
-    engine = spec.make_engine(num_players=spec.engine_cls.max_players)
+    # the Python core: the test reads the fields of the state's dataclass
+    engine = spec.make_engine(core="python", num_players=spec.engine_cls.max_players)
     state = engine.new_game(np.random.default_rng(3))
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -274,7 +275,8 @@ def test_card_parser_and_text_table() -> None:
 
 
 def test_the_default_returns_scores_and_winners_read_the_state() -> None:
-    game = envs.get_spec("flip6").make_engine(num_players=3)
+    # the Python core: the test writes the fields of a Python state (the defaults read them)
+    game = envs.get_spec("flip6").make_engine(core="python", num_players=3)
     state = game.new_game(np.random.default_rng(0))
     assert game.returns(state) == [0.0] * 3 and game.winners(state) == []
     ended = copy.copy(state)
