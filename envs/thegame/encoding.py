@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from cardarena.envs.thegame.native import native_encoder
 from cardarena.envs.thegame.rules import (
     FOUNDATIONS,
     LOWEST,
@@ -288,6 +289,11 @@ def encode(state: TheGameState, seat: int) -> np.ndarray:
     )
     add(_END_BYTES[n, over, state.won])
     return _FROMBUFFER(_JOIN(out), _FLOAT32)
+
+
+encode_python = encode
+#: the compiled encoder (``_native.pyx``, byte-identical) where it is built, else the reference
+encode = native_encoder() or encode_python
 
 
 def _encode_odd(state: TheGameState, seat: int) -> np.ndarray:

@@ -1,0 +1,140 @@
+"""The Game on the native core: the compiled engine state and encoder of ``_native.pyx``.
+
+The extension is optional (``setup.py`` builds it when Cython, numpy and a C compiler are there).
+This module always imports: ``NATIVE_BUILT`` says whether the extension is there,
+``NATIVE_AVAILABLE`` whether it is used (built, and not switched off by ``CARDARENA_CORE=python``
+in the environment). The Python engine (``rules.py``) and encoder (``encoding.py``) stay the
+reference and the fallback; ``tests/test_native_thegame.py`` steps both cores side by side (legal
+actions, every seat's observation bit for bit, returns, ``to_dict``, the generator's state).
+
+=========================  ===================================================================
+``NativeThegameGame``      a ``TheGame`` whose states are ``NativeState`` (a C struct): the
+                           same games from the same generator (the deal is the only draw)
+``native_encoder()``       the compiled ``encode(state, seat)`` (a ``TheGameState`` or a native
+                           state), or None; ``encoding.encode`` is it when it is available
+``rollouts(state, ...)``   playouts to the game's end, all inside C: random legal actions, or
+                           the ``planner`` baseline in every seat
+``NativePlanner``          ``PlannerAgent`` (agents/baselines/thegame.py) in C: the same
+                           decisions (tests/test_native_thegame.py), for rollouts
+=========================  ===================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.native import core_choice, load_extension
+from cardarena.envs.thegame.rules import NUM_ACTIONS, TheGame, TheGameState
+
+_native: Any = load_extension("cardarena.envs.thegame._native")
+
+NATIVE_BUILT = _native is not None
+NATIVE_AVAILABLE = NATIVE_BUILT and core_choice() == "native"
+NativeState: Any = _native.NativeState if _native is not None else None
+NativePlanner: Any = _native.NativePlanner if _native is not None else None
+#: the compiled encoder whether or not CARDARENA_CORE switches it off (tests, benches)
+compiled_encode: Any = _native.encode if _native is not None else None
+
+
+def native_encoder() -> Callable[[Any, int], np.ndarray] | None:
+    """The compiled encoder when the native core is available, else None."""
+    return _native.encode if NATIVE_AVAILABLE else None
+
+
+def _require_built() -> None:
+    if not NATIVE_BUILT:
+        raise ConfigError(
+            "thegame: the native core is not built (envs/thegame/_native.pyx needs Cython, numpy "
+            "and a C compiler at install time); reinstall with them, or use the Python core "
+            "(TheGame, core='python')"
+        )
+
+
+class NativeThegameGame(TheGame):
+    """``TheGame`` on the native core: states are ``NativeState`` (C structs).
+
+    Same options, same games from the same generator, same errors. A ``NativeState`` has the
+    read-only attributes of a ``TheGameState`` (fresh lists), so everything that only reads a
+    state (``card_zones``, renders, views, the encoder, scripted baselines) works on it.
+    ``to_dict``/``from_dict``/``resample_hidden`` and ``new_game`` with options go through the
+    Python engine (the reference), converting the state.
+    """
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        first_player: int = 0,
+        min_cards_when_empty: int = 1,
+        signals: bool = False,
+    ) -> None:
+        _require_built()
+        super().__init__(num_players, first_player, min_cards_when_empty, signals)
+        self.python = TheGame(num_players, first_player, min_cards_when_empty, signals)
+
+    # ---- set-up and conversion ----------------------------------------------------------------
+    def new_game(self, rng: np.random.Generator, options: dict[str, Any] | None = None) -> Any:
+        if options:  # stacked decks, scenario piles, first player: the Python engine deals
+            return NativeState.from_python(self.python.new_game(rng, options))
+        return NativeState.new_game(
+            rng, self.num_players, self.min_cards_when_empty, self.signals, self.first_player
+        )
+
+    def from_python(self, state: TheGameState) -> Any:
+        """The native state of a Python one (sharing its generator)."""
+        return NativeState.from_python(state)
+
+    def to_python(self, state: Any) -> TheGameState:
+        """The Python state of a native one (its generator copied)."""
+        return state.to_python()
+
+    # ---- queries ------------------------------------------------------------------------------
+    def current_player(self, state: Any) -> int | None:
+        return state.current_player()
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return state.legal_actions()
+
+    def is_over(self, state: Any) -> bool:
+        return state.over
+
+    def returns(self, state: Any) -> list[float]:
+        return state.returns()
+
+    # ---- play ---------------------------------------------------------------------------------
+    def apply(self, state: Any, action: int, seat: int | None = None) -> None:
+        if state.over or (seat is not None and seat != state.current):
+            self.check_turn(state, seat)  # raises GameOverError / OutOfTurnError
+        action = int(action)
+        if not (0 <= action < NUM_ACTIONS and state.apply(action)):
+            raise self.illegal(state, action)
+
+    def clone(self, state: Any, rng: np.random.Generator | None = None) -> Any:
+        if isinstance(state, TheGameState):
+            return self.python.clone(state, rng)
+        return state.clone(rng)
+
+    def rollouts(
+        self, state: Any, count: int, seed: int, horizon: str = "game", policy: str = "random"
+    ) -> tuple[np.ndarray, int]:
+        """``count`` playouts from ``state`` to the game's end inside C (see
+        ``NativeState.rollouts``), with random legal actions or the ``planner`` baseline in
+        every seat: (values float64[count, seats], decisions played)."""
+        return state.rollouts(count, seed, horizon, policy)
+
+    # ---- serialisation and hidden information (through the Python engine) -------------------
+    def to_dict(self, state: Any) -> dict[str, Any]:
+        return self.python.to_dict(state.to_python(copy_rng=False))
+
+    def from_dict(self, data: dict[str, Any]) -> Any:
+        return NativeState.from_python(self.python.from_dict(data))
+
+    def card_zones(self, state: Any) -> dict[str, list[str]]:
+        return self.python.card_zones(state.to_python(copy_rng=False))
+
+    def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
+        world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
+        return NativeState.from_python(world)
