@@ -64,7 +64,7 @@ def provenance(
     import time
     from importlib import metadata
 
-    versions = {"python": platform.python_version()}
+    versions: dict[str, str | None] = {"python": platform.python_version()}
     for package in ("cardarena", "numpy", "torch", "gymnasium", "pettingzoo"):
         try:
             versions[package] = metadata.version(package)
