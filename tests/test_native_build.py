@@ -58,9 +58,9 @@ def test_a_failing_compiler_leaves_a_working_install_with_one_warning(tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     warnings = [line for line in out.stderr.splitlines() if line.startswith(WARNING)]
     games = sorted(pyx.parent.name for pyx in ROOT.glob("envs/*/_native.pyx"))
-    assert len(warnings) == len(games), out.stderr[-3000:]  # one line per extension
-    for game, line in zip(games, sorted(warnings), strict=True):
-        assert f"cardarena.envs.{game}._native failed" in line, line
+    assert len(warnings) == 1, out.stderr[-3000:]  # one line, however many extensions failed
+    for game in games:
+        assert f"cardarena.envs.{game}._native" in warnings[0], warnings[0]
     assert built_modules(tmp_path) == []
 
 

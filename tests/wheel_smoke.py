@@ -111,34 +111,35 @@ leaf.fit = None  # a fit would fail here (None is not callable): the shipped fil
 assert leaf.leaf_value("sevn", engine, "ev", progress=False) is not None
 print(f"shipped round values: {', '.join(shipped)}: ok")
 
-# the native core is in the wheel when it was built with a C compiler, and plays the Python
-# core's games (the same seed, the same states and observations)
+# every game's native core is in the wheel when it was built with a C compiler, is the default,
+# and plays the Python core's games (the same seed, the same states and observations)
 import shutil  # noqa: E402
 
-from cardarena.envs.flip6 import encoding as flip6_encoding  # noqa: E402
-from cardarena.envs.flip6 import native as flip6_native  # noqa: E402
-from cardarena.envs.flip6.rules import Flip6Game  # noqa: E402
-
-if shutil.which("cc") or shutil.which("gcc"):
-    assert flip6_native.NATIVE_AVAILABLE, "the wheel was built without the flip6 native core"
-    assert flip6_encoding.encode is not flip6_encoding.encode_python
-if flip6_native.NATIVE_BUILT:
-    py, nat = Flip6Game(4), flip6_native.NativeFlip6Game(4)
-    for seed in range(20):
+compiler = bool(shutil.which("cc") or shutil.which("gcc"))
+for game in envs.names():
+    spec = envs.get_spec(game)
+    encoding = importlib.import_module(spec.encoder)
+    if not spec.native_engine:
+        print(f"{game}: no native core: the Python core")
+        continue
+    if compiler:
+        assert spec.native_built(), f"the wheel was built without {game}'s native core"
+        assert encoding.encode is not encoding.encode_python, game
+    if not spec.native_built():
+        print(f"{game} native core: not built (no C compiler): the Python core")
+        continue
+    py, nat = spec.make_engine(core="python"), spec.make_engine()
+    assert type(nat) is spec.engine_class("native"), game
+    for seed in range(10):
         a, b = py.new_game(np.random.default_rng(seed)), nat.new_game(np.random.default_rng(seed))
         while not py.is_over(a):
-            assert py.to_dict(a) == nat.to_dict(b)
+            assert py.to_dict(a) == nat.to_dict(b), (game, seed)
             seat = py.current_player(a)
-            want = flip6_encoding.encode_python(a, seat)
-            assert b.encode(seat).tobytes() == want.tobytes()
-            action = py.legal_actions(a)[seed % len(py.legal_actions(a))]
-            py.apply(a, action)
-            nat.apply(b, action)
-        assert py.returns(a) == nat.returns(b) and nat.is_over(b)
-    print("flip6 native core: 20 games as on the Python core: ok")
-else:
-    print("flip6 native core: not built (no C compiler): the Python core")
-
-for command in ("cardarena-train", "cardarena-evaluate", "cardarena-play", "cardarena-replay"):
-    assert subprocess.run([BIN / command, "--help"], capture_output=True).returncode == 0
-print(f"wheel smoke test passed ({sys.executable})")
+            want = encoding.encode_python(a, seat)
+            assert b.encode(seat).tobytes() == want.tobytes(), (game, seed)
+            legal = py.legal_actions(a)
+            action = legal[seed % len(legal)]
+            py.apply(a, action, seat)
+            nat.apply(b, action, seat)
+        assert py.returns(a) == nat.returns(b) and nat.is_over(b), (game, seed)
+    print(f"{game} native core: the default, 10 games as on the Python core: ok")
