@@ -140,8 +140,9 @@ class GameSpec:
     zoo: tuple[ZooClaim, ...] = ()
     ladders: tuple[Ladder, ...] = ()
     search: tuple[SearchRow, ...] = ()
-    #: player count -> the least plain-loop speed, as a multiple of PettingZoo's texas_holdem_v4
-    #: (``tests/test_throughput.py``; counts not named must reach its 3x bar)
+    #: player count -> the least plain-loop speed, as a multiple of PettingZoo's texas_holdem_v4,
+    #: while the game runs on its Python core (``tests/test_throughput.py``: counts not named must
+    #: reach 3x there; on the native core every count must reach 4x and these are not read)
     speed_floors: Mapping[int, float] = field(default_factory=dict)
     #: the shipped round-value fits of the search (``agents/zoo/leaf/<game>_<policy>_<n>p.npz``):
     #: (rollout policy, player count) pairs
