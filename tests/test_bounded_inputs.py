@@ -128,3 +128,15 @@ def test_the_command_line_answers_bad_arguments_with_one_line(
     code = evaluate.main(["--game", "flip6", *args, "--agents", *agents, "--out", "r.json"])
     err = capsys.readouterr().err
     assert code == 2 and said in err and "Traceback" not in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "spec", ["pimc:worlds=999999999", "pimc:rollouts=5000", "ismcts:iterations=100000000"]
+)
+def test_a_search_budget_that_would_never_finish_is_refused(spec):
+    from cardarena.agents.search import parse_spec
+
+    with pytest.raises(ConfigError, match="the most a decision may take"):
+        parse_spec(spec)
+    kind, options = parse_spec(spec.split(":")[0] + ":worlds=64" if "pimc" in spec else "ismcts")
+    assert options  # ordinary budgets still parse

@@ -74,6 +74,9 @@ OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
     },
 }
 _KEY = re.compile(r"[a-z_]+")
+#: the largest budgets a spec may ask for (a decision at more would take minutes or hours):
+#: 100,000 worlds take about a minute per decision with native rollouts, far longer without
+MAX_BUDGET = {"worlds": 100_000, "min_worlds": 100_000, "rollouts": 1_000, "iterations": 1_000_000}
 
 
 def is_search_spec(spec: str) -> bool:
@@ -118,6 +121,12 @@ def _convert(kind: str, key: str, type_: str, text: str) -> Any:
         low = 1 if type_ == "int" else 0
         if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < low:
             raise ConfigError(f"{kind}: {key} must be an integer >= {low}, got {text!r}")
+        most = MAX_BUDGET.get(key)
+        if most is not None and int(text) > most:
+            raise ConfigError(
+                f"{kind}: {key}={text} is more than {most:,}, the most a decision may take "
+                f"(MAX_BUDGET in agents/search/__init__.py): such a decision would not finish"
+            )
         return int(text)
     if type_ in ("float", "float0"):
         try:
