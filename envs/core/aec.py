@@ -299,6 +299,8 @@ class CardGameEnv(AECEnv):
             "cumulative_rewards": [
                 float(self._cumulative_rewards.get(a, 0.0)) for a in self.possible_agents
             ],
+            # the seats still in the env: after the game's end, those not yet stepped out
+            "agents": [self._seat_of[a] for a in self.agents],
         }
         return data
 
@@ -311,21 +313,45 @@ class CardGameEnv(AECEnv):
         if isinstance(data, dict) and AEC_KEY in data:
             reader = StateReader(self.game, data)
             aec = reader.get(AEC_KEY)
-            if not isinstance(aec, dict) or set(aec) != {"rewards", "cumulative_rewards"}:
-                raise reader.error(AEC_KEY, aec, "{'rewards': [...], 'cumulative_rewards': [...]}")
+            keys = {"rewards", "cumulative_rewards"}
+            if not isinstance(aec, dict) or not keys <= set(aec) <= keys | {"agents"}:
+                raise reader.error(
+                    AEC_KEY, aec, "{'rewards': [...], 'cumulative_rewards': [...], 'agents': [...]}"
+                )
             n = self.game.num_players
             owed = [
                 reader.floats(f"{AEC_KEY}.{key}", _REWARD_BOUND, n, aec[key])
                 for key in ("rewards", "cumulative_rewards")
             ]
+            live = aec.get("agents", list(range(n)))
+            if (
+                not isinstance(live, list)
+                or not all(type(s) is int and 0 <= s < n for s in live)
+                or live != sorted(set(live))
+            ):
+                raise reader.error(
+                    f"{AEC_KEY}.agents", live, f"distinct seats 0..{n - 1}, in order"
+                )
             data = {k: v for k, v in data.items() if k != AEC_KEY}
-        self._table.load(self.game.from_dict(data))
+        state = self.game.from_dict(data)
+        if owed is not None and live != list(range(n)) and not self.game.is_over(state):
+            raise reader.error(f"{AEC_KEY}.agents", live, "every seat while the game runs")
+        self._table.load(state)
         self._sync_after_load()
         if owed is not None:
             agents = self.possible_agents
             self.rewards = dict(zip(agents, owed[0], strict=True))
             self._cumulative_rewards = dict(zip(agents, owed[1], strict=True))
             self._rewards_zero = not any(owed[0])
+            gone = [agents[s] for s in range(n) if s not in live]  # stepped out before the save
+            for agent in gone:
+                self.agents.remove(agent)
+                for book in (self.rewards, self._cumulative_rewards, self.terminations):
+                    book.pop(agent, None)
+                self.truncations.pop(agent, None)
+                self.infos.pop(agent, None)
+            if gone and self.agents:
+                self.agent_selection = self.agents[0]
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
