@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if not NATIVE_BUILT:
         raise SystemExit("the native core is not built (setup.py build_ext --inplace)")
     report: dict[str, Any] = {"lockstep": {}, "encoder": {}, "speed": {}}
-    per_count = max(1, args.games // len(PLAYER_COUNTS))
+    per_count = max(1, -(-args.games // len(PLAYER_COUNTS)))  # at least --games in all
     for n in PLAYER_COUNTS:
         start = time.perf_counter()
         steps: dict[str, Any] = lockstep(n, per_count, args.seed)

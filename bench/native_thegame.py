@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if not NATIVE_BUILT:
         raise SystemExit("the native core is not built (setup.py build_ext --inplace)")
     report: dict[str, Any] = {"lockstep": {}, "speed": {}}
-    per_count = args.games // len(PLAYER_COUNTS)
+    per_count = -(-args.games // len(PLAYER_COUNTS))  # at least --games in all
     for n in PLAYER_COUNTS if per_count else ():
         start = time.perf_counter()
         result = lockstep(n, per_count, args.seed)
