@@ -179,9 +179,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if not NATIVE_BUILT:
         raise SystemExit("the native core is not built (setup.py build_ext --inplace)")
     report: dict[str, Any] = {"lockstep": {}, "speed": {}}
-    per_count = max(
-        1, -(-args.games // len(PLAYER_COUNTS))
-    )  # at least --games in all if args.games else 0
+    # at least --games in all (rounded up per player count); --games 0: no lock-step
+    per_count = max(1, -(-args.games // len(PLAYER_COUNTS))) if args.games else 0
     for n in PLAYER_COUNTS if per_count else ():
         start = time.perf_counter()
         result = lockstep(n, per_count, args.seed)
