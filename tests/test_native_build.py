@@ -59,8 +59,11 @@ def test_a_failing_compiler_leaves_a_working_install_with_one_warning(tmp_path):
     warnings = [line for line in out.stderr.splitlines() if line.startswith(WARNING)]
     games = sorted(pyx.parent.name for pyx in ROOT.glob("envs/*/_native.pyx"))
     assert len(warnings) == 1, out.stderr[-3000:]  # one line, however many extensions failed
-    for game in games:
-        assert f"cardarena.envs.{game}._native" in warnings[0], warnings[0]
+    if importlib.util.find_spec("Cython") is None:  # nothing to compile with: it says so
+        assert "Cython is not installed" in warnings[0], warnings[0]
+    else:
+        for game in games:
+            assert f"cardarena.envs.{game}._native" in warnings[0], warnings[0]
     assert built_modules(tmp_path) == []
 
 
