@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
+from typing import Any
 
 from cardarena.envs.core.errors import ConfigError
 
@@ -57,3 +58,53 @@ def load_extension(module: str) -> ModuleType | None:
         return importlib.import_module(module)
     except ImportError:
         return None
+
+
+class NativeEngine:
+    """What every game's native engine does the same way, mixed in before the game's Python
+    engine class (``class NativeSevnGame(NativeEngine, SevnGame)``): the queries read the native
+    state, and serialisation, ``card_zones`` and ``resample_hidden`` go through the Python engine
+    ``self.python`` (the reference), converting the state. A game sets ``state_class`` (its
+    compiled ``NativeState``) and ``python_state`` (its Python state class)."""
+
+    state_class: Any
+    python_state: type
+    python: Any
+
+    def from_python(self, state: Any) -> Any:
+        """The native state of a Python one (sharing its generator)."""
+        return self.state_class.from_python(state)
+
+    def to_python(self, state: Any) -> Any:
+        """The Python state of a native one (its generator copied)."""
+        return state.to_python()
+
+    def current_player(self, state: Any) -> int | None:
+        return state.current_player()
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return state.legal_actions()
+
+    def is_over(self, state: Any) -> bool:
+        return state.over
+
+    def returns(self, state: Any) -> list[float]:
+        return state.returns()
+
+    def clone(self, state: Any, rng: Any = None) -> Any:
+        if isinstance(state, self.python_state):
+            return self.python.clone(state, rng)
+        return state.clone(rng)
+
+    def to_dict(self, state: Any) -> dict[str, Any]:
+        return self.python.to_dict(state.to_python(copy_rng=False))
+
+    def from_dict(self, data: dict[str, Any]) -> Any:
+        return self.state_class.from_python(self.python.from_dict(data))
+
+    def card_zones(self, state: Any) -> dict[str, list[str]]:
+        return self.python.card_zones(state.to_python(copy_rng=False))
+
+    def resample_hidden(self, state: Any, seat: int, rng: Any) -> Any:
+        world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
+        return self.state_class.from_python(world)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
-from cardarena.envs.core.native import core_choice
+from cardarena.envs.core.native import NativeEngine, core_choice
 from cardarena.envs.flip6.rules import NUM_ACTIONS, Flip6Game, Flip6State
 
 try:
@@ -64,7 +64,7 @@ def _require_built() -> None:
         )
 
 
-class NativeFlip6Game(Flip6Game):
+class NativeFlip6Game(NativeEngine, Flip6Game):
     """``Flip6Game`` on the native core: states are ``NativeState`` (C structs).
 
     Same options, same games from the same generator, same errors. A ``NativeState`` has the
@@ -73,6 +73,9 @@ class NativeFlip6Game(Flip6Game):
     ``to_dict``/``from_dict``/``resample_hidden`` and ``new_game`` with options go through the
     Python engine (the reference), converting the state.
     """
+
+    state_class = NativeState
+    python_state = Flip6State
 
     def __init__(self, num_players: int = 4, first_dealer: int = 0, target_score: int = 60):
         _require_built()
@@ -85,27 +88,7 @@ class NativeFlip6Game(Flip6Game):
             return NativeState.from_python(self.python.new_game(rng, options))
         return NativeState.new_game(rng, self.num_players, self.target_score, self.first_dealer)
 
-    def from_python(self, state: Flip6State) -> Any:
-        """The native state of a Python one (sharing its generator)."""
-        return NativeState.from_python(state)
-
-    def to_python(self, state: Any) -> Flip6State:
-        """The Python state of a native one (its generator copied)."""
-        return state.to_python()
-
     # ---- queries ------------------------------------------------------------------------------
-    def current_player(self, state: Any) -> int | None:
-        return state.current_player()
-
-    def legal_actions(self, state: Any) -> list[int]:
-        return state.legal_actions()
-
-    def is_over(self, state: Any) -> bool:
-        return state.over
-
-    def returns(self, state: Any) -> list[float]:
-        return state.returns()
-
     def scores(self, state: Any) -> list[float]:
         return [float(s) for s in state.scores]
 
@@ -119,11 +102,6 @@ class NativeFlip6Game(Flip6Game):
         action = int(action)
         if not (0 <= action < NUM_ACTIONS and state.apply(action)):
             raise self.illegal(state, action)
-
-    def clone(self, state: Any, rng: np.random.Generator | None = None) -> Any:
-        if isinstance(state, Flip6State):
-            return self.python.clone(state, rng)
-        return state.clone(rng)
 
     def rollouts(
         self, state: Any, count: int, seed: int, horizon: str = "game"
@@ -195,15 +173,6 @@ class NativeFlip6Game(Flip6Game):
         return states
 
     # ---- serialisation and hidden information (through the Python engine) -------------------
-    def to_dict(self, state: Any) -> dict[str, Any]:
-        return self.python.to_dict(state.to_python(copy_rng=False))
-
-    def from_dict(self, data: dict[str, Any]) -> Any:
-        return NativeState.from_python(self.python.from_dict(data))
-
-    def card_zones(self, state: Any) -> dict[str, list[str]]:
-        return self.python.card_zones(state.to_python(copy_rng=False))
-
     def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
         """The Python engine's world (``RaceGame.resample_hidden``: the same draws from ``rng``),
         made in C for a native state (the search samples one per world)."""

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
-from cardarena.envs.core.native import core_choice
+from cardarena.envs.core.native import NativeEngine, core_choice
 from cardarena.envs.ratatat.rules import NUM_ACTIONS, RatatatGame, RatatatState
 
 try:
@@ -55,7 +55,7 @@ def _require_built() -> None:
         )
 
 
-class NativeRatatatGame(RatatatGame):
+class NativeRatatatGame(NativeEngine, RatatatGame):
     """``RatatatGame`` on the native core: states are ``NativeState`` (C structs).
 
     Same options, same games from the same generator, same errors. A ``NativeState`` has the
@@ -64,6 +64,9 @@ class NativeRatatatGame(RatatatGame):
     works on it. ``to_dict``/``from_dict``/``card_zones``/``resample_hidden`` and ``new_game``
     with options go through the Python engine (the reference), converting the state.
     """
+
+    state_class = NativeState
+    python_state = RatatatState
 
     def __init__(
         self,
@@ -85,27 +88,7 @@ class NativeRatatatGame(RatatatGame):
             rng, self.num_players, self.max_turns, self.num_rounds, self._memory, self.first_dealer
         )
 
-    def from_python(self, state: RatatatState) -> Any:
-        """The native state of a Python one (sharing its generator)."""
-        return NativeState.from_python(state)
-
-    def to_python(self, state: Any) -> RatatatState:
-        """The Python state of a native one (its generator copied)."""
-        return state.to_python()
-
     # ---- queries ------------------------------------------------------------------------------
-    def current_player(self, state: Any) -> int | None:
-        return state.current_player()
-
-    def legal_actions(self, state: Any) -> list[int]:
-        return state.legal_actions()
-
-    def is_over(self, state: Any) -> bool:
-        return state.over
-
-    def returns(self, state: Any) -> list[float]:
-        return state.returns()
-
     def scores(self, state: Any) -> list[float]:
         return [float(s) for s in state.scores]
 
@@ -120,11 +103,6 @@ class NativeRatatatGame(RatatatGame):
         if not (0 <= action < NUM_ACTIONS and state.apply(action)):
             raise self.illegal(state, action)
 
-    def clone(self, state: Any, rng: np.random.Generator | None = None) -> Any:
-        if isinstance(state, RatatatState):
-            return self.python.clone(state, rng)
-        return state.clone(rng)
-
     def rollouts(
         self, state: Any, count: int, seed: int, horizon: str = "game", policy: str = "random"
     ) -> tuple[np.ndarray, int]:
@@ -132,17 +110,3 @@ class NativeRatatatGame(RatatatGame):
         or "tracker", see ``NativeState.rollouts``): (values float64[count, seats], decisions
         played)."""
         return state.rollouts(count, seed, horizon, policy)
-
-    # ---- serialisation and hidden information (through the Python engine) -------------------
-    def to_dict(self, state: Any) -> dict[str, Any]:
-        return self.python.to_dict(state.to_python(copy_rng=False))
-
-    def from_dict(self, data: dict[str, Any]) -> Any:
-        return NativeState.from_python(self.python.from_dict(data))
-
-    def card_zones(self, state: Any) -> dict[str, list[str]]:
-        return self.python.card_zones(state.to_python(copy_rng=False))
-
-    def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
-        world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
-        return NativeState.from_python(world)

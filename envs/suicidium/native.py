@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
-from cardarena.envs.core.native import core_choice
+from cardarena.envs.core.native import NativeEngine, core_choice
 from cardarena.envs.suicidium.rules import NUM_ACTIONS, SuicidiumGame, SuicidiumState
 
 try:
@@ -54,7 +54,7 @@ def _require_built() -> None:
         )
 
 
-class NativeSuicidiumGame(SuicidiumGame):
+class NativeSuicidiumGame(NativeEngine, SuicidiumGame):
     """``SuicidiumGame`` on the native core: states are ``NativeState`` (C structs).
 
     Same options, same games from the same generator, same errors. A ``NativeState`` has the
@@ -63,6 +63,9 @@ class NativeSuicidiumGame(SuicidiumGame):
     ``to_dict``/``from_dict``/``resample_hidden`` and ``new_game`` with options go through the
     Python engine (the reference), converting the state.
     """
+
+    state_class = NativeState
+    python_state = SuicidiumState
 
     def __init__(self, num_players: int = 4, mode: str = "SURVIVE", expansion: bool = False):
         _require_built()
@@ -77,27 +80,7 @@ class NativeSuicidiumGame(SuicidiumGame):
             rng, self.num_players, self.mode, self.expansion, self.action_deck, self.object_deck
         )
 
-    def from_python(self, state: SuicidiumState) -> Any:
-        """The native state of a Python one (sharing its generator)."""
-        return NativeState.from_python(state)
-
-    def to_python(self, state: Any) -> SuicidiumState:
-        """The Python state of a native one (its generator copied)."""
-        return state.to_python()
-
     # ---- queries ------------------------------------------------------------------------------
-    def current_player(self, state: Any) -> int | None:
-        return state.current_player()
-
-    def legal_actions(self, state: Any) -> list[int]:
-        return state.legal_actions()
-
-    def is_over(self, state: Any) -> bool:
-        return state.over
-
-    def returns(self, state: Any) -> list[float]:
-        return state.returns()
-
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: Any, action: int, seat: int | None = None) -> None:
         if state.over or (seat is not None and seat != state.decider):
@@ -107,28 +90,9 @@ class NativeSuicidiumGame(SuicidiumGame):
         if not (0 <= action < NUM_ACTIONS and state.apply(action)):
             raise self.illegal(state, action)
 
-    def clone(self, state: Any, rng: np.random.Generator | None = None) -> Any:
-        if isinstance(state, SuicidiumState):
-            return self.python.clone(state, rng)
-        return state.clone(rng)
-
     def rollouts(
         self, state: Any, count: int, seed: int, horizon: str = "game"
     ) -> tuple[np.ndarray, int]:
         """``count`` random-legal-action playouts from ``state`` to the game's end inside C (see
         ``NativeState.rollouts``): (returns float64[count, seats], decisions played)."""
         return state.rollouts(count, seed, horizon)
-
-    # ---- serialisation and hidden information (through the Python engine) -------------------
-    def to_dict(self, state: Any) -> dict[str, Any]:
-        return self.python.to_dict(state.to_python(copy_rng=False))
-
-    def from_dict(self, data: dict[str, Any]) -> Any:
-        return NativeState.from_python(self.python.from_dict(data))
-
-    def card_zones(self, state: Any) -> dict[str, list[str]]:
-        return self.python.card_zones(state.to_python(copy_rng=False))
-
-    def resample_hidden(self, state: Any, seat: int, rng: np.random.Generator) -> Any:
-        world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
-        return NativeState.from_python(world)
