@@ -3,16 +3,28 @@
 The property test takes states of random games (several seeds and player counts, several points
 of each game, game over included), corrupts them at random (a card dropped, duplicated or
 replaced, a number made out of range, negative, huge or of the wrong type, a key deleted or added,
-a wrong game name, a list cut or lengthened...) and requires each corrupted state to be either
-refused with :class:`ConfigError` (never another exception) or, if accepted, to go on as a legal
-game: random legal play keeps every card of the deck in exactly one zone and a running game always
-has a legal action. Every failure prints the game, the seed and the corruption.
+a wrong game name, a list cut or lengthened...), at least 1,000 per game, and requires each
+corrupted state to be either refused with :class:`ConfigError` (never another exception) or, if
+accepted, one of:
+
+* **a no-op**: the restored state is the uncorrupted one (the corrupted field is derived and
+  rebuilt), and it continues exactly as the uncorrupted copy under the same actions;
+* **a state the game can reach**: the restored state is exactly the corrupted data (nothing
+  silently changed), every field that differs from the uncorrupted state is one the game's
+  declaration in ``tests/reachable/<game>.py`` says any value ``from_dict`` accepts there is
+  reachable (with the reason), and random legal play from it keeps every card of the deck in
+  exactly one zone with a legal action at every decision.
+
+Anything else (accepted and silently changed, or a changed field no rule of the game can reach)
+fails, printing the game, the seed and the corruption.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import json
+import re
 import time
 from typing import Any
 
@@ -30,8 +42,8 @@ CORRUPTIONS = 1_000
 #: decisions an accepted corrupted state is played for (to the end if it comes first)
 PLAY_STEPS = 150
 #: states of random games each corruption starts from (seeds x points of the game)
-SEEDS = 4
-POINTS = 4
+SEEDS = 6
+POINTS = 5
 
 #: wrong values of every kind a number or a flag may be replaced with
 BAD_SCALARS: list[Any] = [
@@ -208,38 +220,127 @@ def _set(data: Any, path: tuple, value: Any) -> None:
     _at(data, path[:-1])[path[-1]] = value
 
 
+def changed_paths(a: Any, b: Any, path: str = "") -> list[str]:
+    """The dotted paths (``scores.1``, ``rng.state.inc``) where ``a`` and ``b`` differ: a list of
+    another length, a value of another type or another value. A path is a whole list when its
+    length differs."""
+    if type(a) is not type(b):
+        return [path]
+    if isinstance(a, dict):
+        out = []
+        for key in sorted(set(a) | set(b), key=str):
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in a or key not in b:
+                out.append(sub)
+            else:
+                out += changed_paths(a[key], b[key], sub)
+        return out
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return [path]
+        return [
+            p
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for p in changed_paths(x, y, f"{path}.{i}")
+        ]
+    return [] if a == b else [path]
+
+
+def reachable_fields(name: str) -> dict[str, str]:
+    """``tests/reachable/<game>.py``'s ``REACHABLE``: path pattern -> why any value ``from_dict``
+    accepts there is a state the game can reach."""
+    return importlib.import_module(f"tests.reachable.{name}").REACHABLE
+
+
+def continuation(engine: GameEngine, state: Any, seed: int, steps: int) -> list[Any]:
+    """The saved state after each of ``steps`` random legal actions (the same choices for the
+    same ``seed`` and legal lists)."""
+    rng = np.random.default_rng(seed)
+    out = [engine.to_dict(state)]
+    for _ in range(steps):
+        if engine.is_over(state):
+            break
+        legal = engine.legal_actions(state)
+        engine.apply(state, int(legal[rng.integers(len(legal))]), engine.current_player(state))
+        out.append(engine.to_dict(state))
+    return out
+
+
+def verdict(
+    engine: GameEngine, base: dict[str, Any], bad: dict[str, Any], reachable: dict[str, str], i: int
+) -> str:
+    """``refused``, ``no-op`` or ``reachable`` for one corruption (module docstring); an
+    AssertionError saying what is wrong otherwise."""
+    try:
+        state = engine.from_dict(copy.deepcopy(bad))
+    except ConfigError as err:
+        assert str(err), "an empty error message"
+        return "refused"
+    except Exception as err:  # noqa: BLE001 - the point: no other exception type
+        raise AssertionError(f"{type(err).__name__} instead of ConfigError: {err}") from err
+    restored = json.loads(json.dumps(engine.to_dict(state)))
+    if restored == base:
+        a = continuation(engine, engine.from_dict(copy.deepcopy(base)), i, PLAY_STEPS)
+        assert continuation(engine, state, i, PLAY_STEPS) == a, "a no-op that plays on otherwise"
+        return "no-op"
+    assert restored == bad, (
+        f"accepted and silently changed at {changed_paths(bad, restored)} (from_dict must keep "
+        f"what it accepts, or refuse it)"
+    )
+    unexplained = [
+        p for p in changed_paths(base, bad) if not any(re.fullmatch(r, p) for r in reachable)
+    ]
+    assert not unexplained, (
+        f"accepted a change of {unexplained}, which tests/reachable/{engine.name}.py does not "
+        f"declare reachable: refuse it in from_dict, or declare why every accepted value is a "
+        f"state the game reaches"
+    )
+    try:
+        random_play(engine, state, np.random.default_rng(i), PLAY_STEPS)
+    except AssertionError as err:
+        raise AssertionError(f"accepted, then {err}") from None
+    except Exception as err:  # noqa: BLE001
+        raise AssertionError(f"accepted, then {type(err).__name__}: {err}") from None
+    return "reachable"
+
+
 @pytest.mark.parametrize("name", GAMES)
-def test_corrupted_states_are_refused_or_play_on_legally(name: str) -> None:
+def test_corrupted_states_are_refused_or_reachable(name: str) -> None:
     states = sample_states(name)
+    reachable = reachable_fields(name)
     for engine, where, data in states:  # the uncorrupted states load and play on
         state = engine.from_dict(copy.deepcopy(data))
         assert engine.to_dict(state) == data, where
         random_play(engine, state, np.random.default_rng(0), PLAY_STEPS)
     rng = np.random.default_rng(12345)
-    refused = accepted = 0
+    counts = {"refused": 0, "no-op": 0, "reachable": 0}
+    failures = []
     for i in range(CORRUPTIONS):
         engine, where, base = states[rng.integers(len(states))]
         bad, what = corrupt(base, engine, rng)
         if rng.random() < 0.2:  # now and then two corruptions at once
             bad, more = corrupt(bad, engine, rng)
             what += f"; {more}"
-        context = f"{name} {where}, corruption {i}: {what}"
         try:
-            state = engine.from_dict(bad)
-        except ConfigError as err:
-            assert str(err), context
-            refused += 1
-            continue
-        except Exception as err:  # noqa: BLE001 - the point: no other exception type
-            pytest.fail(f"{context}: {type(err).__name__}: {err}")
-        accepted += 1
-        try:
-            random_play(engine, state, np.random.default_rng(i), PLAY_STEPS)
+            counts[verdict(engine, base, bad, reachable, i)] += 1
         except AssertionError as err:
-            pytest.fail(f"{context}: accepted, then {err}")
-        except Exception as err:  # noqa: BLE001
-            pytest.fail(f"{context}: accepted, then {type(err).__name__}: {err}")
-    assert refused > CORRUPTIONS // 2, (refused, accepted)
+            failures.append(f"{name} {where}, corruption {i}: {what}: {err}")
+    assert not failures, f"{len(failures)} of {CORRUPTIONS}:\n" + "\n".join(failures[:40])
+    assert counts["refused"] > CORRUPTIONS // 2, counts
+
+
+def test_the_reachable_declarations_name_real_fields() -> None:
+    """Every pattern of ``tests/reachable/<game>.py`` matches a field of a saved state (a typo
+    in a pattern would declare nothing) and gives its reason."""
+    for name in GAME_NAMES:
+        paths = set()
+        for _, _, data in sample_states(name)[:6]:
+            paths |= {".".join(map(str, p)) for p in leaves(data) if p}
+        for pattern, reason in reachable_fields(name).items():
+            assert reason.strip(), f"{name}: {pattern!r} has no reason"
+            assert any(re.fullmatch(pattern, p) for p in paths), (
+                f"{name}: {pattern!r} matches no field"
+            )
 
 
 # ---- the cases of the issue ------------------------------------------------------------------------

@@ -54,6 +54,54 @@ from cardarena.envs.core.state_io import (  # noqa: F401  (re-exported)
 
 S = TypeVar("S")
 
+#: reset options given as a list of card codes
+_CODE_LISTS = ("deck",)
+
+
+def check_reset_options(game: str, options: Any) -> dict[str, Any]:
+    """``options`` as a dict, its ``deck`` a list of card code strings, or the ConfigError; the
+    engine reads the values, and :func:`_guard_new_game` checks the state they give."""
+    if not isinstance(options, dict):
+        raise ConfigError(f"{game}: reset options must be a dict, got {_show(options)}")
+    for key in _CODE_LISTS:
+        value = options.get(key)
+        if value is not None and (
+            not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value)
+        ):
+            raise ConfigError(
+                f"{game}: reset option {key!r} must be a list of card codes (top first), got "
+                f"{_show(value)}; e.g. {key}=[...] with the codes of the rules"
+            )
+    return options
+
+
+def _guard_new_game(deal: Any) -> Any:
+    """``new_game`` with the one checker of scenarios: options that set up a state (a stacked
+    deck, scores, hands, piles, a dealer) must give a state ``from_dict`` accepts, so a reset
+    option is refused exactly where a saved state with that content would be (a card more often
+    than the deck holds it, a score out of range, a hand too big, a card no pile can take). A
+    deal without options is not checked (it is a state of the rules)."""
+
+    def new_game(self: Any, rng: np.random.Generator, options: dict[str, Any] | None = None) -> Any:
+        if not options:
+            return deal(self, rng, options)
+        options = check_reset_options(self.name, options)
+        state = deal(self, rng, options)
+        try:
+            self.from_dict(self.to_dict(state))
+        except ConfigError as err:
+            raise ConfigError(
+                f"{self.name}: the reset options {sorted(options)} give a state no game reaches: "
+                f"{err}"
+            ) from None
+        return state
+
+    new_game._guarded = True  # type: ignore[attr-defined]
+    new_game.__doc__ = deal.__doc__
+    new_game.__name__ = "new_game"
+    new_game.__qualname__ = getattr(deal, "__qualname__", "new_game")
+    return new_game
+
 
 class GameEngine(ABC, Generic[S]):
     """Rules of one game for a fixed configuration.
@@ -96,6 +144,10 @@ class GameEngine(ABC, Generic[S]):
         if own is not None and callable(own) and not getattr(own, "_guarded", False):
             if not getattr(own, "__isabstractmethod__", False):
                 cls.parse_action = _guard_parse(own)  # type: ignore[method-assign,assignment]
+        deal = cls.__dict__.get("new_game")
+        if deal is not None and not getattr(deal, "__isabstractmethod__", False):
+            if not getattr(deal, "_guarded", False):
+                cls.new_game = _guard_new_game(deal)  # type: ignore[method-assign]
 
     # ----- life cycle -------------------------------------------------------------------------
     @abstractmethod

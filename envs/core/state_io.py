@@ -49,7 +49,27 @@ def rng_from_dict(data: Any, field: str = "rng", where: str = "") -> np.random.G
             f"{where}field {field!r} is not a valid {name} state ({err}); allowed: the "
             f"rng.bit_generator.state that to_dict() wrote"
         ) from None
+    if (
+        _canon(rng_to_dict(rng)) != _canon(data)
+        or not _naturals(data)
+        or data.get("has_uint32", 0) not in (0, 1)
+    ):  # numpy turned a float, a bool or a
+        raise ConfigError(  # negative number into some other state: not what was saved
+            f"{where}field {field!r} is not a {name} state as to_dict() writes it (its numbers "
+            f"must be the non-negative integers of rng.bit_generator.state); got {_show(data)}"
+        )
     return rng
+
+
+def _naturals(data: Any) -> bool:
+    """Whether every number in ``data`` (dicts and lists of them) is a non-negative int."""
+    if isinstance(data, dict):
+        return all(_naturals(v) for v in data.values())
+    if isinstance(data, list):
+        return all(_naturals(v) for v in data)
+    if isinstance(data, bool) or isinstance(data, float):
+        return False
+    return not isinstance(data, int) or data >= 0
 
 
 def _show(value: Any, limit: int = 80) -> str:
