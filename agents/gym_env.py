@@ -37,6 +37,7 @@ import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.pictures import picture
+from cardarena.envs.core.registry import id_game
 from cardarena.envs.core.seats import SeatAgent
 from cardarena.envs.core.single_agent import SelfPlayEnv
 
@@ -60,6 +61,11 @@ class OpponentTable:
         self.weights: np.ndarray | None = None
         if isinstance(opponents, str):
             self.fixed = [opponents] * num_others
+        elif not isinstance(opponents, Mapping | Sequence):
+            raise ConfigError(
+                f"opponents must be an agent spec (such as 'random' or 'zoo:NAME'), a list of "
+                f"specs (one per other seat) or a dict {{spec: weight}}; got {opponents!r}"
+            )
         elif isinstance(opponents, Mapping):
             if not opponents:
                 raise ConfigError("opponents: the pool {spec: weight} is empty")
@@ -119,6 +125,10 @@ class CardArenaGymEnv(SelfPlayEnv):
             raise ConfigError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
+        if not isinstance(illegal_reward, int | float | np.number) or not np.isfinite(
+            illegal_reward
+        ):
+            raise ConfigError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         if illegal_action not in ILLEGAL_MODES:
             raise ConfigError(
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"
@@ -182,16 +192,21 @@ class CardArenaGymEnv(SelfPlayEnv):
         return super().step(action)
 
     def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        self.table.require("render()")
         if self.render_mode is None:
             gym.logger.warn("render() called with render_mode=None; pass render_mode='ansi'.")
             return None
         if self.render_mode == "rgb_array":  # the learner's view
             return picture(self.spec_game, self.state, self.seat, self.num_players)
-        if self.state is None:
-            return f"{self.game_name}: not started (call reset())"
         return super().render()
 
 
 def make_env(game: str, **kwargs: Any) -> CardArenaGymEnv:
-    """The entry point of every ``cardarena/<game>-v<k>`` gymnasium id."""
+    """The env of ``game`` (what ``gymnasium.make("cardarena/<game>-v0", ...)`` builds)."""
     return CardArenaGymEnv(game, **kwargs)
+
+
+def make_registered(**kwargs: Any) -> CardArenaGymEnv:
+    """The entry point of every ``cardarena/<game>-v<k>`` gymnasium id: the id's game (a
+    ``game=`` naming another one is refused, envs/core/registry.py)."""
+    return CardArenaGymEnv(id_game(kwargs, "game"), **kwargs)

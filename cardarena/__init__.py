@@ -30,3 +30,17 @@ if _os.path.isfile(_os.path.join(_ROOT, "setup.py")) and _os.path.isfile(
 # (the registry imports no game, no gymnasium, no PettingZoo): gymnasium.make works after a plain
 # `import cardarena`, and gymnasium.make("cardarena:cardarena/flip6-v0") with no import at all
 from cardarena import envs as _envs  # noqa: E402,F401
+
+# the one error family: every refusal of a bad input by an engine, an env or a command is one of
+# these (each also a ValueError, TypeError, KeyError or RuntimeError as fits), so that
+# `except cardarena.CardArenaError` catches them all
+from cardarena.envs.core.errors import (  # noqa: E402,F401
+    ActionTypeError,
+    CardArenaError,
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    OutOfTurnError,
+    ResetNeededError,
+    UnknownAgentError,
+)

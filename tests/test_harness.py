@@ -37,6 +37,7 @@ from cardarena.envs.core import (
     GameOverError,
     IllegalActionError,
     OutOfTurnError,
+    ResetNeededError,
 )
 
 #: a random game still running after this many decisions counts as not terminating
@@ -768,7 +769,8 @@ def test_action_text_round_trip_and_stability(name: str) -> None:
 @pytest.mark.every_game(middle=True)
 def test_render_ansi_and_human(name: str, n: int, capsys: pytest.CaptureFixture[str]) -> None:
     env = envs.make(name, num_players=n, render_mode="ansi")
-    assert isinstance(env.render(), str)  # before reset: says it has not started
+    with pytest.raises(ResetNeededError, match="reset"):  # before reset: nothing to show
+        env.render()
     env.reset(seed=9)
     rng = np.random.default_rng(9)
     texts = []

@@ -10,11 +10,14 @@ import importlib
 from typing import Any
 
 from cardarena.envs.core.errors import (
+    ActionTypeError,
     CardArenaError,
     ConfigError,
     GameOverError,
     IllegalActionError,
     OutOfTurnError,
+    ResetNeededError,
+    UnknownAgentError,
 )
 from cardarena.envs.core.spec import GameSpec
 
@@ -22,6 +25,7 @@ from cardarena.envs.core.spec import GameSpec
 _LAZY = {"CardGameEnv": "cardarena.envs.core.aec", "GameEngine": "cardarena.envs.core.engine"}
 
 __all__ = [
+    "ActionTypeError",
     "CardArenaError",
     "CardGameEnv",
     "ConfigError",
@@ -30,6 +34,8 @@ __all__ = [
     "GameSpec",
     "IllegalActionError",
     "OutOfTurnError",
+    "ResetNeededError",
+    "UnknownAgentError",
 ]
 
 

@@ -23,8 +23,11 @@ from cardarena.envs.core.engine import (
     GameEngine,
     GameOverError,
     IllegalActionError,
+    ResetNeededError,
     StateReader,
+    unguarded,
 )
+from cardarena.envs.core.errors import UnknownAgentError
 from cardarena.envs.core.pictures import check_seat, picture
 from cardarena.envs.core.spec import GameSpec  # noqa: F401  (re-exported: it lived here)
 from cardarena.envs.core.table import Table
@@ -72,8 +75,8 @@ class CardGameEnv(AECEnv):
         self._table = Table(spec, self.game, checks)
         # the table's and the engine's methods of the hot loop, bound once
         self._mask, self._pay = self._table.mask, self._table.pay
-        self._engine_apply = self.game.apply
-        self._current = self.game.current_player
+        self._engine_apply = unguarded(self.game.apply)  # the env checks the state itself
+        self._current = unguarded(self.game.current_player)
         # last() builds the observation itself unless a subclass has its own observe()
         self._own_observe = type(self).observe is CardGameEnv.observe
         n = self.game.num_players
@@ -96,12 +99,44 @@ class CardGameEnv(AECEnv):
         # set so that last() before reset() reaches observe() and its CardArenaError
         self.agent_selection = self.possible_agents[0]
 
+    # ---- checks of the arguments ------------------------------------------------------------------
+    def _require(self, what: str) -> Any:
+        """The state in play, or ResetNeededError: ``what`` needs a game (call reset() first)."""
+        state = self._table.state
+        if state is None:
+            raise ResetNeededError(f"{self.spec.name}: call reset() before {what}.")
+        return state
+
+    def seat_of(self, agent: Any) -> int:
+        """The seat of agent name ``agent`` (``"player_2"`` -> 2), or UnknownAgentError naming
+        the agents of this table."""
+        seat = self._seat_of.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError(
+                f"{self.spec.name}: no agent {agent!r} at this table; agents: "
+                f"{self.possible_agents}"
+            )
+        return seat
+
+    def check_seat(self, seat: Any) -> int:
+        """``seat`` as an int in ``range(num_players)`` (a Python or numpy integer), or the
+        ConfigError saying what a seat is here."""
+        n = self.game.num_players
+        if isinstance(seat, bool | np.bool_) or not isinstance(seat, int | np.integer):
+            raise ConfigError(
+                f"{self.spec.name}: a seat is an int in [0, {n - 1}], got {seat!r} (agent names "
+                f"such as 'player_0' go to observe(); seat_of() turns one into its seat)"
+            )
+        if not 0 <= int(seat) < n:
+            raise ConfigError(f"{self.spec.name}: seat must be in [0, {n - 1}], got {seat}")
+        return int(seat)
+
     # ---- PettingZoo API ----------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self.possible_agents[self.seat_of(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        return self.action_spaces[self.possible_agents[self.seat_of(agent)]]
 
     @property
     def state_obj(self) -> Any:
@@ -139,8 +174,10 @@ class CardGameEnv(AECEnv):
         table = self._table
         state = table.state
         if state is None:
-            raise CardArenaError(f"{self.spec.name}: call reset() before observe() or last().")
-        seat = self._seat_of[agent]
+            raise ResetNeededError(f"{self.spec.name}: call reset() before observe() or last().")
+        seat = self._seat_of.get(agent) if type(agent) is str else None
+        if seat is None:
+            seat = self.seat_of(agent)  # the error naming the agents
         return {"observation": table.encode(state, seat), "action_mask": self._mask(seat)}
 
     def last(
@@ -156,7 +193,9 @@ class CardGameEnv(AECEnv):
             table = self._table
             state = table.state
             if state is None:
-                raise CardArenaError(f"{self.spec.name}: call reset() before observe() or last().")
+                raise ResetNeededError(
+                    f"{self.spec.name}: call reset() before observe() or last()."
+                )
             seat = self._seat_of[agent]
             observation = {
                 "observation": table.encode(state, seat),
@@ -176,7 +215,7 @@ class CardGameEnv(AECEnv):
         table = self._table
         state = table.state
         if state is None:
-            raise CardArenaError(f"{self.spec.name}: call reset() before step().")
+            raise ResetNeededError(f"{self.spec.name}: call reset() before step().")
         if not self.agents:
             raise GameOverError(
                 f"{self.spec.name}: the game is over and every agent has been stepped out; "
@@ -196,7 +235,8 @@ class CardGameEnv(AECEnv):
         # turn and its legality
         seat = self._seat_of[agent]
         if type(action) is not int or not 0 <= action < self._num_actions:
-            action = table.action(action, seat) if self._checks else int(action)
+            # raw (checks off): the type is still checked, the range left to the engine
+            action = table.action(action, seat) if self._checks else table.integer(action, seat)
         self._engine_apply(state, action, seat)
         self._cumulative_rewards[agent] = 0.0
         # Rewards are the changes of the returns, paid by the table (a live step: every agent is
@@ -222,6 +262,7 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def render(self) -> str | np.ndarray | None:
+        self._require("render()")
         if self.render_mode is None:
             warnings.warn(
                 "render() called with render_mode=None; pass render_mode='ansi'.", stacklevel=2
@@ -237,21 +278,30 @@ class CardGameEnv(AECEnv):
 
     def render_text(self, seat: int | None = None) -> str:
         """The public state as text; with ``seat``, also that seat's private cards."""
-        if self.state_obj is None:
-            return f"{self.spec.name}: not started (call reset())"
-        return self.spec.render(self.state_obj, seat)
+        state = self._require("render_text()")
+        return self.spec.render(state, None if seat is None else self.check_seat(seat))
 
     def render_picture(self, seat: int | str | None = None) -> np.ndarray:
         """What ``seat`` may see as an RGB image (uint8, H x W x 3): a seat, None (the public
         table) or ``"observer"`` (every card, hidden ones included); see envs/core/pictures.py."""
-        seat = check_seat(seat, self.game.num_players)
-        return picture(self.spec, self.state_obj, seat, self.game.num_players)
+        state = self._require("render_picture()")
+        try:
+            seat = check_seat(seat, self.game.num_players)
+        except ValueError as err:
+            raise ConfigError(str(err)) from None
+        return picture(self.spec, state, seat, self.game.num_players)
 
     def close(self) -> None:
         pass
 
     # ---- the suite's contract ------------------------------------------------------------------
     def describe_action(self, action: int) -> str:
+        """The text of ``action`` (an int of the action space; no game needed)."""
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(
+                f"{self.spec.name}: an action is an int in [0, {self._num_actions - 1}], got "
+                f"{action!r}"
+            )
         return self.game.describe_action(int(action))
 
     def parse_action(self, text: str) -> int:
@@ -267,11 +317,13 @@ class CardGameEnv(AECEnv):
             raise IllegalActionError(f"{err}; legal now: {legal}") from None
 
     def legal_actions(self) -> list[int]:
-        return self.game.legal_actions(self.state_obj)
+        """The deciding seat's legal actions (empty once the game is over)."""
+        return self.game.legal_actions(self._require("legal_actions()"))
 
     def view(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see, as plain data (what scripted agents read)."""
-        return self.spec.view(self.state_obj, seat)
+        state = self._require("view()")
+        return self.spec.view(state, self.check_seat(seat))
 
     def sample_world(self, seat: int, rng: np.random.Generator) -> Any:
         """A complete engine state drawn from ``seat``'s information set: what ``seat`` has seen
@@ -279,20 +331,21 @@ class CardGameEnv(AECEnv):
         (``GameEngine.resample_hidden``). The result depends on ``seat``'s information and
         ``rng`` only; ``game.to_dict`` / ``from_dict`` and ``apply`` accept it, and the env's own
         game is left untouched."""
-        if self.state_obj is None:
-            raise CardArenaError(f"{self.spec.name}: no game to sample from before reset().")
-        if isinstance(seat, bool) or not isinstance(seat, int | np.integer):
-            raise ConfigError(f"seat must be an int in [0, {self.game.num_players - 1}]")
-        if not 0 <= int(seat) < self.game.num_players:
-            raise ConfigError(f"seat must be in [0, {self.game.num_players - 1}], got {seat}")
-        return self.game.resample_hidden(self.state_obj, int(seat), rng)
+        state = self._require("sample_world()")
+        seat = self.check_seat(seat)
+        if not isinstance(rng, np.random.Generator):
+            raise ConfigError(
+                f"{self.spec.name}: sample_world needs a numpy Generator "
+                f"(np.random.default_rng(seed)), got {rng!r}"
+            )
+        return self.game.resample_hidden(state, seat, rng)
 
     def to_dict(self) -> dict[str, Any]:
         """The engine's ``to_dict`` plus ``aec``: the rewards this env still owes its agents
         (``rewards`` of the last step and the ``cumulative_rewards`` not yet collected by
         ``last()``, per seat), so that a payoff is not lost across a save."""
         if self.state_obj is None:
-            raise CardArenaError(f"{self.spec.name}: nothing to save before reset().")
+            raise ResetNeededError(f"{self.spec.name}: nothing to save; call reset() first.")
         data = self.game.to_dict(self.state_obj)
         data[AEC_KEY] = {
             "rewards": [float(self.rewards.get(a, 0.0)) for a in self.possible_agents],

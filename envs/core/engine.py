@@ -11,6 +11,7 @@ a stable text form.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections import Counter
 from typing import Any, Generic, TypeVar
@@ -38,6 +39,7 @@ from cardarena.envs.core.errors import (  # noqa: F401  (re-exported: engines im
     GameOverError,
     IllegalActionError,
     OutOfTurnError,
+    ResetNeededError,
     check_int,
     check_scores,
 )
@@ -53,6 +55,59 @@ from cardarena.envs.core.state_io import (  # noqa: F401  (re-exported)
 )
 
 S = TypeVar("S")
+
+#: the engine methods whose first argument is a game state: given None (no game yet) each raises
+#: ResetNeededError instead of an AttributeError from deep inside (:func:`guard_state`)
+STATE_METHODS = (
+    "apply",
+    "current_player",
+    "legal_actions",
+    "is_over",
+    "returns",
+    "scores",
+    "winners",
+    "potential",
+    "standing",
+    "round_index",
+    "round_features",
+    "decision_name",
+    "to_dict",
+    "card_zones",
+    "resample_hidden",
+    "clone",
+    "conservation_error",
+)
+
+
+def guard_state(method: Any) -> Any:
+    """``method`` refusing ``state=None`` with :class:`ResetNeededError` ("start a game with
+    new_game() first"). The unguarded function stays at ``__wrapped__``: the envs' hot loops,
+    which hold a state by construction, call it directly (:func:`unguarded`)."""
+    if getattr(method, "_guards_state", False):
+        return method
+
+    @functools.wraps(method)
+    def guarded(self: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
+        if state is None:
+            raise ResetNeededError(
+                f"{self.name}: {method.__name__}() was given no game state (None); start a game "
+                f"with new_game(rng) first (on an env: call reset() first)."
+            )
+        return method(self, state, *args, **kwargs)
+
+    guarded._guards_state = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def unguarded(bound: Any) -> Any:
+    """A bound engine method without :func:`guard_state`'s check (for callers that always pass a
+    state: the env's step, the table's masks)."""
+    func = getattr(bound, "__func__", None)
+    inner = getattr(func, "__wrapped__", None)
+    if inner is None or not getattr(func, "_guards_state", False):
+        return bound
+    return inner.__get__(bound.__self__)
+
 
 #: reset options given as a list of card codes
 _CODE_LISTS = ("deck",)
@@ -144,6 +199,10 @@ class GameEngine(ABC, Generic[S]):
         if own is not None and callable(own) and not getattr(own, "_guarded", False):
             if not getattr(own, "__isabstractmethod__", False):
                 cls.parse_action = _guard_parse(own)  # type: ignore[method-assign,assignment]
+        for method in STATE_METHODS:
+            own_method = cls.__dict__.get(method)
+            if callable(own_method) and not getattr(own_method, "__isabstractmethod__", False):
+                setattr(cls, method, guard_state(own_method))
         deal = cls.__dict__.get("new_game")
         if deal is not None and not getattr(deal, "__isabstractmethod__", False):
             if not getattr(deal, "_guarded", False):
@@ -459,3 +518,9 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
     fresh = type(bits)()
     fresh.state = bits.state
     return np.random.Generator(fresh)
+
+
+for _method in STATE_METHODS:  # the defaults of GameEngine itself (subclasses: __init_subclass__)
+    _own = GameEngine.__dict__.get(_method)
+    if callable(_own) and not getattr(_own, "__isabstractmethod__", False):
+        setattr(GameEngine, _method, guard_state(_own))

@@ -15,6 +15,11 @@ class IllegalActionError(CardArenaError, ValueError):
     """An action that is not legal in the current decision."""
 
 
+class ActionTypeError(IllegalActionError, TypeError):
+    """An action that is not an integer: a float, a text, a bool, a list, or None while a seat
+    must act (actions are Python or numpy ints of ``Discrete(num_actions)``)."""
+
+
 class OutOfTurnError(CardArenaError, RuntimeError):
     """A seat tried to act while another seat holds the decision."""
 
@@ -25,6 +30,18 @@ class GameOverError(CardArenaError, RuntimeError):
 
 class ConfigError(CardArenaError, ValueError):
     """A bad configuration value or reset option."""
+
+
+class ResetNeededError(CardArenaError, RuntimeError):
+    """A call that needs a game before there is one: an env before ``reset()``, an engine
+    method given ``None`` for its state."""
+
+
+class UnknownAgentError(ConfigError, KeyError):
+    """An agent name or seat the env does not have (``observe("player_9")`` at a 4-seat table)."""
+
+    def __str__(self) -> str:  # KeyError's own str() would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
 def check_int(name: str, value: Any, low: int, high: int) -> int:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import CardArenaError, GameEngine
+from cardarena.envs.core.engine import CardArenaError, GameEngine, ResetNeededError, unguarded
 from cardarena.envs.core.seats import SeatAgent
 
 #: seed of the generator that scrubs the state a :class:`Worlds` handle keeps (any fixed value:
@@ -96,14 +96,22 @@ def play(
     is a buffer to reuse (a caller that plays many short stretches saves the allocation)."""
     if mask is None:
         mask = np.zeros(engine.num_actions, dtype=np.int8)
+    if state is None:
+        raise ResetNeededError(f"{engine.name}: no game to play (None); deal one first.")
     made = 0
-    while not engine.is_over(state) and not (until is not None and until(state)):
-        seat: int = engine.current_player(state)  # type: ignore[assignment]  # not over: an int
+    # the engine's methods without their check of the state (there is one): envs/core/engine.py
+    is_over, current, apply = (
+        unguarded(engine.is_over),
+        unguarded(engine.current_player),
+        unguarded(engine.apply),
+    )
+    while not is_over(state) and not (until is not None and until(state)):
+        seat: int = current(state)  # not over: an int
         agent = agents[seat]
         if agent is None:
             break
         action = decide(spec, engine, state, seat, agent, mask)
-        engine.apply(state, action, seat)
+        apply(state, action, seat)
         made += 1
         if on_action is not None:
             on_action(seat, action)

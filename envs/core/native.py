@@ -108,3 +108,16 @@ class NativeEngine:
     def resample_hidden(self, state: Any, seat: int, rng: Any) -> Any:
         world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
         return self.state_class.from_python(world)
+
+
+def _guard_mixin() -> None:
+    """The mixin's state methods refuse ``None`` as every engine's do (``engine.guard_state``)."""
+    from cardarena.envs.core.engine import STATE_METHODS, guard_state
+
+    for method in STATE_METHODS:
+        own = NativeEngine.__dict__.get(method)
+        if callable(own):
+            setattr(NativeEngine, method, guard_state(own))
+
+
+_guard_mixin()

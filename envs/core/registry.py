@@ -31,9 +31,12 @@ GAMES: tuple[str, ...] = ("flip6", "ratatat", "sevn", "suicidium", "thegame")
 #: gymnasium's entry point of every game: the single-agent env with scripted or trained opponents
 #: lives with the players (it builds them from agent specs), so it is named, not imported: envs
 #: never import agents, and gymnasium imports it only when someone makes that env
-GYM_ENTRY_POINT = "cardarena.agents.gym_env:make_env"
+GYM_ENTRY_POINT = "cardarena.agents.gym_env:make_registered"
 #: PettingZoo's entry point of every game (``make(name=..., **options)``)
-AEC_ENTRY_POINT = "cardarena.envs.core.registry:make"
+AEC_ENTRY_POINT = "cardarena.envs.core.registry:make_registered"
+#: the keyword an id's registration passes its game under (gymnasium and PettingZoo merge a user's
+#: keywords over the id's, so the game is checked, never silently replaced: :func:`id_game`)
+ID_GAME = "registered_game"
 
 #: name -> the package holding its ``SPEC`` (the suite's games and :func:`register_game`'s)
 _MODULES: dict[str, str | None] = {name: f"cardarena.envs.{name}" for name in GAMES}
@@ -96,6 +99,28 @@ def make(name: str, **options: Any) -> Any:
     return CardGameEnv(get_spec(name), checks=True, **options)
 
 
+def id_game(options: dict[str, Any], *keys: str) -> str:
+    """The game an env id fixes, popped from ``options`` (its :data:`ID_GAME` entry); a ``game``
+    or ``name`` keyword naming another game is a ConfigError (it would make another game under
+    this id), the same game is dropped."""
+    game = options.pop(ID_GAME)
+    for key in keys:
+        if key in options:
+            other = options.pop(key)
+            if other != game:
+                raise ConfigError(
+                    f"the env id {env_id(game)!r} is {game}; {key}={other!r} cannot change it: "
+                    f"make {env_id(str(other)) if isinstance(other, str) else 'the other id'} "
+                    f"instead"
+                )
+    return str(game)
+
+
+def make_registered(**options: Any) -> Any:
+    """PettingZoo's entry point of the ids: :func:`make` of the id's game."""
+    return make(id_game(options, "name", "game"), **options)
+
+
 def make_raw(name: str, **options: Any) -> Any:
     """The env without the safety checks (the engine still refuses illegal actions)."""
     from cardarena.envs.core.aec import CardGameEnv
@@ -129,11 +154,18 @@ def _register_ids(games: list[str] | None = None) -> None:
         pettingzoo = sys.modules.get("pettingzoo")
         if pettingzoo is not None and hasattr(pettingzoo, "aec_registry"):
             if env not in pettingzoo.aec_registry:
-                pettingzoo.register("aec", env, entry_point=AEC_ENTRY_POINT, kwargs={"name": name})
+                pettingzoo.register("aec", env, entry_point=AEC_ENTRY_POINT, kwargs={ID_GAME: name})
         gymnasium = sys.modules.get("gymnasium")
         if gymnasium is not None and hasattr(gymnasium, "registry"):
             if env not in gymnasium.registry:
-                gymnasium.register(id=env, entry_point=GYM_ENTRY_POINT, kwargs={"game": name})
+                # the env checks the order of calls itself (ResetNeededError, one of
+                # cardarena's errors, rather than gymnasium's ResetNeeded)
+                gymnasium.register(
+                    id=env,
+                    entry_point=GYM_ENTRY_POINT,
+                    kwargs={ID_GAME: name},
+                    order_enforce=False,
+                )
 
 
 class _Loader(importlib.abc.Loader):

@@ -23,6 +23,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from cardarena.envs.core.errors import ConfigError, check_int
 from cardarena.envs.core.loop import play
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.seats import RandomSeat, SeatAgent
@@ -86,10 +87,21 @@ class SelfPlayEnv(gym.Env):
         super().__init__()
         self.spec_game = get_spec(game)
         self.game_name = game
+        if env_options is not None and not isinstance(env_options, dict):
+            raise ConfigError(f"{game}: env_options must be a dict, got {env_options!r}")
         self.engine = self.spec_game.make_engine(**(env_options or {}))
         self.num_players = self.engine.num_players
-        if learner_seat is not None and not 0 <= learner_seat < self.num_players:
-            raise ValueError(f"learner_seat must be in [0, {self.num_players - 1}]")
+        if learner_seat is not None:
+            learner_seat = check_int("learner_seat", learner_seat, 0, self.num_players - 1)
+        if not isinstance(shared_policy, bool | np.bool_):
+            raise ConfigError(f"shared_policy must be True or False, got {shared_policy!r}")
+        if (
+            isinstance(shaping, bool)
+            or not isinstance(shaping, int | float | np.number)
+            or not np.isfinite(shaping)
+        ):
+            raise ConfigError(f"shaping must be a finite number (0 for none), got {shaping!r}")
+        seed = check_seed(seed)
         self.opponents = opponents or _random_opponents
         self.fixed_seat = learner_seat
         self.shared_policy = shared_policy
@@ -171,6 +183,7 @@ class SelfPlayEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner's pending decision (all False once the game is over)."""
+        self.table.require("action_masks()")
         return self.table.mask(dtype=bool)
 
     def set_opponent_priorities(self, priorities: dict[str, float]) -> None:
@@ -181,7 +194,7 @@ class SelfPlayEnv(gym.Env):
             setter(priorities)
 
     def render(self) -> str:  # type: ignore[override]
-        return self.spec_game.render(self.state, self.seat)
+        return self.spec_game.render(self.table.require("render()"), self.seat)
 
     # ---- internals -------------------------------------------------------------------------------
     def _observe(self) -> np.ndarray:

@@ -30,7 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.errors import CardArenaError, ConfigError, GameOverError
+from cardarena.envs.core.engine import unguarded
+from cardarena.envs.core.errors import (
+    ActionTypeError,
+    ConfigError,
+    GameOverError,
+    IllegalActionError,
+    ResetNeededError,
+)
 
 #: deal seeds are drawn below this bound (numpy's 63 bits)
 SEED_BOUND = 2**63
@@ -62,6 +69,8 @@ class Table:
         "_current",
         "_legal",
         "_masks",
+        "_apply",
+        "_returns",
         "_rng",
         "_root",
         "checks",
@@ -83,8 +92,11 @@ class Table:
         self.num_actions: int = engine.num_actions
         self.known_options: tuple[str, ...] = tuple(spec.reset_options)
         self.encode = spec.encode
-        self._current = engine.current_player
-        self._legal = engine.legal_actions
+        # the engine's hot methods without their check of the state (the table checks it)
+        self._current = unguarded(engine.current_player)
+        self._legal = unguarded(engine.legal_actions)
+        self._apply = unguarded(engine.apply)
+        self._returns = unguarded(engine.returns)
         #: per dtype, the mask of each legal-action set seen (as a tuple), never handed out
         self._masks: dict[Any, dict[tuple[int, ...], np.ndarray]] = {}
         self.state: Any = None
@@ -153,26 +165,28 @@ class Table:
         """The state, or the CardArenaError saying that ``what`` needs a reset first."""
         state = self.state
         if state is None:
-            raise CardArenaError(f"{self.name}: call reset() before {what}.")
+            raise ResetNeededError(f"{self.name}: call reset() before {what}.")
         return state
 
     def action(self, action: Any, seat: int) -> int:
         """``action`` as an index of ``Discrete(num_actions)`` (a Python or numpy integer, or a
-        0-d integer array such as ``model.predict`` returns), or the CardArenaError saying what
-        is wrong with it."""
+        0-d integer array such as ``model.predict`` returns), or the error saying what is wrong
+        with it: :class:`ActionTypeError` for what is not an integer, IllegalActionError for an
+        integer outside the action space."""
         if type(action) is int and 0 <= action < self.num_actions:  # the common case
             return action
         index = self.integer(action, seat)
         if not 0 <= index < self.num_actions:
-            raise CardArenaError(
+            raise IllegalActionError(
                 f"{self.name}: action {action!r} is outside the action space "
                 f"Discrete({self.num_actions}); use an int from the action_mask."
             )
         return index
 
     def integer(self, action: Any, seat: int) -> int:
-        """``action`` as an int when it is an integer (in range or not), else the CardArenaError:
-        None (the seat must act), a bool, a float, a text, a list."""
+        """``action`` as an int when it is an integer (in range or not), else the error: None
+        while the seat must act, a bool, a float, a text, a list (:class:`ActionTypeError`); a
+        finished game is GameOverError whatever the action."""
         if type(action) is int:
             return action
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
@@ -185,13 +199,14 @@ class Table:
                     f"new game."
                 )
             if action is None:
-                raise CardArenaError(
+                raise ActionTypeError(
                     f"{self.name}: player_{seat} must act (decision "
                     f"'{self.engine.decision_name(state)}'); got None."
                 )
-            raise CardArenaError(
-                f"{self.name}: action {action!r} is outside the action space "
-                f"Discrete({self.num_actions}); use an int from the action_mask."
+            raise ActionTypeError(
+                f"{self.name}: action {action!r} is not an int; actions are the ints of "
+                f"Discrete({self.num_actions}) (Python or numpy integers): use one from the "
+                f"action_mask."
             )
         return int(action)
 
@@ -199,18 +214,19 @@ class Table:
         """Play ``action`` for ``seat`` after the checks of the module docstring."""
         state = self.state
         if state is None:
-            raise CardArenaError(f"{self.name}: call reset() before step().")
+            raise ResetNeededError(f"{self.name}: call reset() before step().")
         # the common case (a plain int in range) passes with one type test and one comparison
         if type(action) is not int or not 0 <= action < self.num_actions:
-            action = self.action(action, seat) if self.checks else int(action)
-        self.engine.apply(state, action, seat)
+            # raw (checks off): the type is still checked, the range left to the engine
+            action = self.action(action, seat) if self.checks else self.integer(action, seat)
+        self._apply(state, action, seat)
 
     def pay(self, out: Any, keys: Iterable[Any]) -> bool:
         """Pay every seat its change of return since the last payout: ``out[keys[i]]`` becomes
         seat i's (a float); False, and nothing written, when no return changed (most steps of a
         game with only a terminal payoff). ``out`` is the AEC env's rewards dict keyed by agent
         or a list keyed by seat (the self-play env)."""
-        after = self.engine.returns(self.state)
+        after = self._returns(self.state)
         before = self.paid
         self.paid = after  # kept even when equal: an engine may hand out its own list
         if after == before:
