@@ -48,7 +48,6 @@ AEC_STATELESS = {
     "seat_of": "an agent name's seat is fixed at construction",
     "check_seat": "a seat's range is fixed at construction",
     "agent_iter": "PettingZoo's iterator: before reset there is no agent, so it yields nothing",
-    "state": "PettingZoo's global state: not provided (NotImplementedError), as in PettingZoo",
 }
 #: public methods of the gymnasium env that need no game, and why
 GYM_STATELESS = {

@@ -27,7 +27,7 @@ from cardarena.envs.core.engine import (
     StateReader,
     unguarded,
 )
-from cardarena.envs.core.errors import UnknownAgentError
+from cardarena.envs.core.errors import ActionTypeError, UnknownAgentError
 from cardarena.envs.core.pictures import check_seat, picture
 from cardarena.envs.core.spec import GameSpec  # noqa: F401  (re-exported: it lived here)
 from cardarena.envs.core.table import Table
@@ -37,6 +37,9 @@ AEC_KEY = "aec"
 #: no reward of the suite comes near this; a saved one beyond it is refused
 _REWARD_BOUND = 1e6
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
+#: what an illegal action does: the engine's IllegalActionError, or PettingZoo classic's end of
+#: the game with ``illegal_reward`` for the offender and 0 for everybody else
+ILLEGAL_ACTIONS = ("raise", "terminate")
 
 
 class CardGameEnv(AECEnv):
@@ -55,6 +58,8 @@ class CardGameEnv(AECEnv):
         render_mode: str | None = None,
         checks: bool = True,
         render_seat: int | str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -62,8 +67,29 @@ class CardGameEnv(AECEnv):
             raise ConfigError(
                 f"render_mode must be None, 'ansi', 'human' or 'rgb_array', got {render_mode!r}"
             )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ConfigError(
+                f"illegal_action must be 'raise' (the engine's IllegalActionError) or "
+                f"'terminate' (the game ends, illegal_reward for the offender), got "
+                f"{illegal_action!r}"
+            )
+        if (
+            isinstance(illegal_reward, bool)
+            or not isinstance(illegal_reward, int | float | np.number)
+            or not np.isfinite(illegal_reward)
+        ):
+            raise ConfigError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        #: the seat whose illegal action ended the episode ("terminate"), else None
+        self.forfeited_by: int | None = None
         self.spec = spec
-        self.metadata = {**self.metadata, "name": f"{spec.name}_v{spec.version}"}
+        # this env's own metadata (wrappers such as CaptureStdoutWrapper add render modes to it)
+        self.metadata = {
+            **self.metadata,
+            "render_modes": list(self.metadata["render_modes"]),
+            "name": f"{spec.name}_v{spec.version}",
+        }
         self.game: GameEngine = spec.make_engine(**options)
         self.options = dict(options)
         self.render_mode = render_mode
@@ -93,6 +119,15 @@ class CardGameEnv(AECEnv):
             }
         )
         act_space: spaces.Space[Any] = spaces.Discrete(self._num_actions)
+        privileged = spec.privileged_module() if spec.privileged else None
+        self._privileged = privileged
+        self._state_size = n * spec.obs_size + (
+            int(privileged.privileged_size(self.game)) if privileged else 0
+        )
+        #: the space of :meth:`state`: every seat's observation, then the hidden state
+        self.state_space = spaces.Box(
+            spec.obs_low, spec.obs_high, (self._state_size,), dtype=np.float32
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.agents: list[str] = []
@@ -152,6 +187,7 @@ class CardGameEnv(AECEnv):
 
     def _sync_after_load(self) -> None:
         """Rebuild the AEC bookkeeping from the engine state (after reset or from_dict)."""
+        self.forfeited_by = None
         agents = self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(agents, 0.0)
@@ -169,6 +205,20 @@ class CardGameEnv(AECEnv):
     def _finish(self) -> None:
         for agent in self.agents:
             self.terminations[agent] = True
+
+    def _forfeit(self, agent: str, why: str) -> None:
+        """``illegal_action="terminate"``: ``agent``'s illegal action ends the episode, with
+        ``illegal_reward`` for it and 0 for every other agent (PettingZoo classic's rule); the
+        engine's game is left as it was."""
+        self.forfeited_by = self._seat_of[agent]
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+            self.terminations[a] = True
+        self.rewards[agent] = self.illegal_reward
+        self._rewards_zero = not self.illegal_reward
+        self.infos[agent] = {**self.infos.get(agent, {}), "illegal_action": why}
+        self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table = self._table
@@ -234,10 +284,16 @@ class CardGameEnv(AECEnv):
         # a plain int in range, passes with one type test and one comparison), the engine the
         # turn and its legality
         seat = self._seat_of[agent]
-        if type(action) is not int or not 0 <= action < self._num_actions:
-            # raw (checks off): the type is still checked, the range left to the engine
-            action = table.action(action, seat) if self._checks else table.integer(action, seat)
-        self._engine_apply(state, action, seat)
+        try:
+            if type(action) is not int or not 0 <= action < self._num_actions:
+                # raw (checks off): the type is still checked, the range left to the engine
+                action = table.action(action, seat) if self._checks else table.integer(action, seat)
+            self._engine_apply(state, action, seat)
+        except IllegalActionError as err:
+            if self.illegal_action != "terminate" or isinstance(err, ActionTypeError):
+                raise
+            self._forfeit(agent, str(err))
+            return
         self._cumulative_rewards[agent] = 0.0
         # Rewards are the changes of the returns, paid by the table (a live step: every agent is
         # still in). While the returns stay put and every reward is already 0.0 (most steps of a
@@ -260,6 +316,18 @@ class CardGameEnv(AECEnv):
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def state(self) -> np.ndarray:
+        """The global state, for centralised critics (PettingZoo's ``state()``): every seat's
+        observation in seat order, then the game's hidden state (its privileged encoding,
+        ``envs/<game>/privileged.py``, from seat 0), float32 in :attr:`state_space`. Never an
+        input of a policy that plays: it shows every hidden card."""
+        state = self._require("state()")
+        table = self._table
+        parts = [table.encode(state, seat) for seat in range(self.game.num_players)]
+        if self._privileged is not None:
+            parts.append(self._privileged.encode_privileged(state, 0))
+        return np.concatenate(parts).astype(np.float32, copy=False)
 
     def render(self) -> str | np.ndarray | None:
         self._require("render()")
@@ -355,6 +423,8 @@ class CardGameEnv(AECEnv):
             # the seats still in the env: after the game's end, those not yet stepped out
             "agents": [self._seat_of[a] for a in self.agents],
         }
+        if self.forfeited_by is not None:  # the episode ended on this seat's illegal action
+            data[AEC_KEY]["forfeited_by"] = self.forfeited_by
         return data
 
     def from_dict(self, data: dict[str, Any]) -> None:
@@ -367,7 +437,10 @@ class CardGameEnv(AECEnv):
             reader = StateReader(self.game, data)
             aec = reader.get(AEC_KEY)
             keys = {"rewards", "cumulative_rewards"}
-            if not isinstance(aec, dict) or not keys <= set(aec) <= keys | {"agents"}:
+            if not isinstance(aec, dict) or not keys <= set(aec) <= keys | {
+                "agents",
+                "forfeited_by",
+            }:
                 raise reader.error(
                     AEC_KEY, aec, "{'rewards': [...], 'cumulative_rewards': [...], 'agents': [...]}"
                 )
@@ -385,9 +458,13 @@ class CardGameEnv(AECEnv):
                 raise reader.error(
                     f"{AEC_KEY}.agents", live, f"distinct seats 0..{n - 1}, in order"
                 )
+            forfeit = aec.get("forfeited_by")
+            if forfeit is not None and not (type(forfeit) is int and 0 <= forfeit < n):
+                raise reader.error(f"{AEC_KEY}.forfeited_by", forfeit, f"a seat 0..{n - 1}")
             data = {k: v for k, v in data.items() if k != AEC_KEY}
         state = self.game.from_dict(data)
-        if owed is not None and live != list(range(n)) and not self.game.is_over(state):
+        ended = owed is not None and (self.game.is_over(state) or forfeit is not None)
+        if owed is not None and live != list(range(n)) and not ended:
             raise reader.error(f"{AEC_KEY}.agents", live, "every seat while the game runs")
         self._table.load(state)
         self._sync_after_load()
@@ -403,6 +480,9 @@ class CardGameEnv(AECEnv):
                     book.pop(agent, None)
                 self.truncations.pop(agent, None)
                 self.infos.pop(agent, None)
+            if forfeit is not None:
+                self.forfeited_by = forfeit
+                self._finish()
             if gone and self.agents:
                 self.agent_selection = self.agents[0]
 
