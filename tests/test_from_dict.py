@@ -9,6 +9,10 @@ accepted, one of:
 
 * **a no-op**: the restored state is the uncorrupted one (the corrupted field is derived and
   rebuilt), and it continues exactly as the uncorrupted copy under the same actions;
+* **the same play**: the restored state is exactly the corrupted data, and it continues exactly
+  as the uncorrupted copy would under the same actions: the same deciding seat, legal actions,
+  returns and observations of every seat at every step (a field nothing reads again, such as a
+  stale memory entry);
 * **a state the game can reach**: the restored state is exactly the corrupted data (nothing
   silently changed), every field that differs from the uncorrupted state is one the game's
   declaration in ``tests/reachable/<game>.py`` says any value ``from_dict`` accepts there is
@@ -266,11 +270,34 @@ def continuation(engine: GameEngine, state: Any, seed: int, steps: int) -> list[
     return out
 
 
+def play_trace(engine: GameEngine, state: Any, seed: int, steps: int) -> list[Any]:
+    """What anyone can see of a game's continuation under random legal actions: at every step the
+    deciding seat, the legal actions, the returns and every seat's observation."""
+    encode = envs.get_spec(engine.name).encode
+    rng = np.random.default_rng(seed)
+    out: list[Any] = []
+    for _ in range(steps):
+        seats = range(engine.num_players)
+        out.append(
+            (
+                engine.current_player(state),
+                engine.legal_actions(state),
+                engine.returns(state),
+                [encode(state, s).tobytes() for s in seats],
+            )
+        )
+        if engine.is_over(state):
+            break
+        legal = engine.legal_actions(state)
+        engine.apply(state, int(legal[rng.integers(len(legal))]), engine.current_player(state))
+    return out
+
+
 def verdict(
     engine: GameEngine, base: dict[str, Any], bad: dict[str, Any], reachable: dict[str, str], i: int
 ) -> str:
-    """``refused``, ``no-op`` or ``reachable`` for one corruption (module docstring); an
-    AssertionError saying what is wrong otherwise."""
+    """``refused``, ``no-op``, ``same play`` or ``reachable`` for one corruption (module
+    docstring); an AssertionError saying what is wrong otherwise."""
     try:
         state = engine.from_dict(copy.deepcopy(bad))
     except ConfigError as err:
@@ -287,6 +314,9 @@ def verdict(
         f"accepted and silently changed at {changed_paths(bad, restored)} (from_dict must keep "
         f"what it accepts, or refuse it)"
     )
+    original = play_trace(engine, engine.from_dict(copy.deepcopy(base)), i, PLAY_STEPS)
+    if play_trace(engine, engine.from_dict(copy.deepcopy(bad)), i, PLAY_STEPS) == original:
+        return "same play"
     unexplained = [
         p for p in changed_paths(base, bad) if not any(re.fullmatch(r, p) for r in reachable)
     ]
@@ -313,7 +343,7 @@ def test_corrupted_states_are_refused_or_reachable(name: str) -> None:
         assert engine.to_dict(state) == data, where
         random_play(engine, state, np.random.default_rng(0), PLAY_STEPS)
     rng = np.random.default_rng(12345)
-    counts = {"refused": 0, "no-op": 0, "reachable": 0}
+    counts = {"refused": 0, "no-op": 0, "same play": 0, "reachable": 0}
     failures = []
     for i in range(CORRUPTIONS):
         engine, where, base = states[rng.integers(len(states))]

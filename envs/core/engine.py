@@ -34,6 +34,7 @@ from cardarena.envs.core.engine_parts import (  # noqa: F401  (re-exported)
     standing_features,
 )
 from cardarena.envs.core.errors import (  # noqa: F401  (re-exported: engines import them from here)
+    ActionTypeError,
     CardArenaError,
     ConfigError,
     GameOverError,
