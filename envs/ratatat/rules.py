@@ -303,6 +303,10 @@ _START, _MID, _END, _KNOCK = range(4)
 #: move, the knock choice after it
 _KIND = [_START, _START, *[_END] * 5, _MID, _MID, *[_END] * 4, _KNOCK, _KNOCK]
 _KIND += [_END] * (NUM_ACTIONS - len(_KIND))
+#: the most decisions one turn can take (R6-R10): its first move, five DRAW_TWO used and
+#: redrawn (a used special stays in use until the action ends), a SWAP or PEEK used and aimed,
+#: the card placed or discarded, the knock choice
+_TURN_MOST = 1 + 5 * 2 + 2 + 1 + 1
 _NUMBERS = sorted(card for card in FULL_DECK if card < SWAP_CARD)
 #: the most and the least k rows of four number cards of one deck can add up to
 _MOST = [sum(_NUMBERS[len(_NUMBERS) - 4 * k :]) if k else 0 for k in range(MAX_PLAYERS + 1)]
@@ -753,6 +757,16 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                 )
         if state.over and (rows != state.slots or state.last_knocker != state.knocker):
             raise r.error("last_rows", data["last_rows"], "the final rows and knocker (R13)")
+        # one new draw pile a deal (R3, R16), an R11 reshuffle at most every 30 draws in play
+        # (rows, hand and specials in use hold at most 31 cards) and a few at each R14
+        deals = len(done) + (not state.over)
+        most = 2 * deals + 4 * len(done) + state.decisions // 30
+        if not deals <= state.pile_gen <= most:
+            raise r.error(
+                "pile_gen", state.pile_gen, f"{deals}..{most}: one pile a deal, then reshuffles"
+            )
+        if any(0 <= g < deals for g in state.gens):
+            raise r.error("gens", data["gens"], f"-1 (public) or a pile of this round (>= {deals})")
 
     def _check_turn_order(self, state: RatatatState, r: StateReader) -> int | None:
         """R5, R10, R12: the seats that played, the decider and the knocker follow from the dealer
@@ -810,7 +824,9 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
         def offered(c: int) -> bool:  # R10: knock offered after the c-th turn of the round
             return n <= c < state.max_turns and (knock is None or c <= knock)
 
-        full = size <= 12  # the log is cut to its last 12 moves only once it passes 24
+        # the log is cut to its last 12 moves only once it passes 24; holding every decision
+        # of the game, it is the whole round too
+        full = size <= 12 or size == now
         if (
             size > now
             or c < 0
@@ -871,12 +887,17 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
         for p, (seat, _) in enumerate(log):
             latest[seat] = first + p
         decided = state.last_decided
+        early = now - size - _TURN_MOST * t_done  # the deal at the earliest
+        # every seat played in the last n turns of a round that went round (R10, R12 at or
+        # past n turns): so within this round's turns and the last n of the round before
+        rotated = state.max_turns >= n and (t_done >= n or bool(state.round_scores))
         taken = [v for v in decided if v]
         if (
             any(decided[s] != latest[s] if s in latest else decided[s] >= first for s in range(n))
             or len(set(taken)) != len(taken)
-            or now
-            and max(decided) != now
+            or (now and max(decided) != now)
+            or any(d <= early for s, d in enumerate(decided) if state.played >> s & 1)
+            or (rotated and min(decided) <= now - _TURN_MOST * (2 * n + 1))
         ):
             raise r.error(
                 "last_decided", data["last_decided"], "each seat's latest decision, as in log"
@@ -890,6 +911,7 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
         moved: dict[int, tuple[int, int]] = {}  # slot -> (decision, 1 taken / 0 drawn / -1 other)
         peeked: dict[int, int] = {}  # slot -> decision of its owner's peek since it last moved
         hand = -2  # gen of the card in hand after the last draw / take (-2: none logged)
+        newest = (-1, -1)  # (slot, decision) where the last logged draw's card went
         for p, (seat, a) in enumerate(log):
             t = first + p
             if SLOT0 <= a < DISCARD:
@@ -897,6 +919,8 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                 before = log[p - 1][1] if p else -1
                 moved[i] = (t, -1 if before < 0 else int(before == TAKE_DISCARD))
                 peeked.pop(i, None)
+                if before >= 0 and before != TAKE_DISCARD:
+                    newest = (i, t)  # the card of the last draw so far, from pile pile_gen
             elif a >= SWAP0:
                 k, rest = divmod(a - SWAP0, MAX_PLAYERS * SLOTS_PER_SEAT)
                 for i in (seat * SLOTS_PER_SEAT + k, rest):
@@ -916,7 +940,9 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                 )
             ):
                 hand = state.pile_gen
+                newest = (-1, -1)
         start = first - 1  # the deal, when the log holds the whole round (full)
+        low = start - _TURN_MOST * state.turns  # the deal at the earliest (any case)
         everyone = (1 << n) - 1
         changed, knowers, gens, seen = state.changed_at, state.knowers, state.gens, state.seen_at
         deal_gens = set()
@@ -934,7 +960,7 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                 if how >= 0:
                     ok = ok and seen[mine] == peeked.get(i, t)
             else:
-                ok = changed[i] == start if full else changed[i] < first
+                ok = changed[i] == start if full else low <= changed[i] < first
                 if full:
                     deal_gens.add(gens[i])
                     outer = i % SLOTS_PER_SEAT in (0, SLOTS_PER_SEAT - 1)  # R4
@@ -943,6 +969,13 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                     ok = ok and (over or knowers[i] == (1 << owner if outer or i in peeked else 0))
             if i in peeked:
                 ok = ok and seen[mine] == peeked[i] and (over or knowers[i] >> owner & 1)
+            elif i not in moved and not over:  # a card that did not move in the logged moves
+                ok = ok and all(  # was seen before them this round, or peeked by its owner
+                    low <= seen[s * total + i] < first for s in range(n) if knowers[i] >> s & 1
+                )
+            if not over:  # knowledge is this round's (R4 starts it afresh)
+                ok = ok and all(seen[s * total + i] >= low for s in range(n) if knowers[i] >> s & 1)
+            ok = ok and changed[i] >= low
             if not over and gens[i] < 0:
                 ok = ok and knowers[i] == everyone
             if not over and full:  # what a seat knows it saw this round
@@ -957,10 +990,16 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                     f"it and when they saw it in knowers / seen_at, its pile in gens; R6-R8, "
                     f"R17, R18)",
                 )
+        i, t = newest
+        if i >= 0 and moved[i] == (t, 0) and gens[i] != state.pile_gen:
+            raise r.error(
+                "gens", data["gens"], f"pile {state.pile_gen} in slot {i} (the last draw)"
+            )
         if len(deal_gens) > 1:
             raise r.error("gens", data["gens"], "one pile for the cards not moved since the deal")
         if over:
             return
+        self._check_piles(state, r, full)
         held_gen = state.held_gen
         if state.held >= 0:
             ok = held_gen == (-1 if state.held_public else state.pile_gen)
@@ -971,6 +1010,45 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                 "held_gen",
                 held_gen,
                 "the pile of the last card drawn (pile_gen), -1 after a take or the deal",
+            )
+
+    def _check_piles(self, state: RatatatState, r: StateReader, full: bool) -> None:
+        """The piles as the logged moves left them: used specials go face up on top when the
+        action ends (R6 B), and while the log holds the whole round (no R11 reshuffle yet) the
+        pile sizes follow from the deal (R3) and the moves."""
+        data, log, d = r.data, state.log, state.decision
+        if log and d in (TURN, KNOCK_CHOICE):
+            p = len(log) - 1 - (_KIND[log[-1][1]] == _KNOCK)  # the last action's end
+            first_use = -1
+            while p > 0 and _KIND[log[p - 1][1]] != _START:
+                p -= 1
+                if log[p][1] == USE:
+                    first_use = p
+            if p > 0 and first_use >= 0:  # the whole action is logged: its first special tops
+                after = log[first_use + 1][1]
+                top = (
+                    SWAP_CARD if after >= SWAP0 else PEEK_CARD if after >= PEEK0 else DRAW_TWO_CARD
+                )
+                if state.discard_pile[-1] != top:
+                    raise r.error(
+                        "discard_pile",
+                        data["discard_pile"],
+                        f"{CARD_CODES[top]} on top: the special the last action used first (R6 B)",
+                    )
+        if not full:
+            return
+        count = [0] * NUM_ACTIONS
+        for _, a in log:
+            count[a] += 1
+        uses = count[USE]
+        placed = sum(count[SLOT0 : SLOT0 + SLOTS_PER_SEAT])
+        discards = 1 + placed + count[DISCARD] + count[REDRAW] + uses - len(state.in_use)
+        discards -= count[TAKE_DISCARD]
+        if len(state.discard_pile) != discards:  # then the draw pile holds the rest (R3)
+            raise r.error(
+                "discard_pile",
+                data["discard_pile"],
+                f"{discards} cards after the deal (R3) and the logged moves",
             )
 
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
