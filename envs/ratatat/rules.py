@@ -372,6 +372,11 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
         rounds are reshuffled, R16), ``scores`` (game totals), ``dealer`` (R5), ``round_index``
         (0-based round to start in, so scenarios can begin in the last round).
         """
+        for code in (options or {}).get("deck") or []:
+            try:
+                parse_card(code)
+            except ConfigError as err:
+                raise ConfigError(f"ratatat: reset option 'deck': {err}") from None
         options, pile_top_first, scores, dealer = parts.dealer_options(
             self, options, rng, parse_card, FULL_DECK, CARD_CODES
         )
@@ -863,7 +868,7 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
             if not ok or seat != want:
                 raise bad(
                     f"moves in the order of R6-R10 (seat {want} at move {p}, a knock choice "
-                    f"exactly after each turn from the {n}th while no knock came, R10)"
+                    f"exactly after each turn from turn {n} on while no knock came, R10)"
                 )
             prev = a
         d = state.decision
