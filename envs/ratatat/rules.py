@@ -307,6 +307,8 @@ _KIND += [_END] * (NUM_ACTIONS - len(_KIND))
 #: redrawn (a used special stays in use until the action ends), a SWAP or PEEK used and aimed,
 #: the card placed or discarded, the knock choice
 _TURN_MOST = 1 + 5 * 2 + 2 + 1 + 1
+#: the seats of each bitmask of seats (knowers)
+_SEATS_OF = [[s for s in range(MAX_PLAYERS) if mask >> s & 1] for mask in range(1 << MAX_PLAYERS)]
 _NUMBERS = sorted(card for card in FULL_DECK if card < SWAP_CARD)
 #: the most and the least k rows of four number cards of one deck can add up to
 _MOST = [sum(_NUMBERS[len(_NUMBERS) - 4 * k :]) if k else 0 for k in range(MAX_PLAYERS + 1)]
@@ -974,19 +976,16 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
                     ok = ok and (over or knowers[i] == (1 << owner if outer or i in peeked else 0))
             if i in peeked:
                 ok = ok and seen[mine] == peeked[i] and (over or knowers[i] >> owner & 1)
-            elif i not in moved and not over:  # a card that did not move in the logged moves
-                ok = ok and all(  # was seen before them this round, or peeked by its owner
-                    low <= seen[s * total + i] < first for s in range(n) if knowers[i] >> s & 1
-                )
-            if not over:  # knowledge is this round's (R4 starts it afresh)
-                ok = ok and all(seen[s * total + i] >= low for s in range(n) if knowers[i] >> s & 1)
             ok = ok and changed[i] >= low
-            if not over and gens[i] < 0:
-                ok = ok and knowers[i] == everyone
-            if not over and full:  # what a seat knows it saw this round
-                ok = ok and all(
-                    seen[s * total + i] >= start for s in range(n) if knowers[i] >> s & 1
-                )
+            if not over:
+                if gens[i] < 0:
+                    ok = ok and knowers[i] == everyone
+                if knowers[i]:  # when the seats that know the card saw it
+                    times = [seen[s * total + i] for s in _SEATS_OF[knowers[i]]]
+                    # this round (R4 starts knowledge afresh), from its deal when the log holds it
+                    ok = ok and min(times) >= (start if full else low)
+                    if i not in moved and i not in peeked:  # seen before the logged moves
+                        ok = ok and max(times) < first
             if not ok:
                 raise r.error(
                     "changed_at",
