@@ -10,6 +10,7 @@ With dealer 0 and N players the deal goes to seats 1, 2, ..., N-1, 0 and seat 1 
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -276,14 +277,18 @@ def test_R10_knock_after_everyone_played_then_one_last_turn_each() -> None:
 # ---- R11: reshuffle ----------------------------------------------------------------------------------------
 def test_R11_empty_draw_pile_is_rebuilt_from_all_discards_but_the_top() -> None:
     env = make(ROWS3, "9", ["5"], n=3)
+    seat = 1
+    while env.to_dict()["draw_pile"]:  # every card drawn and discarded (a saved state reached)
+        play(env, [f"{seat} draw", f"{seat} discard"])
+        if decision(env)[0] == "knock":
+            play(env, [f"{seat} no_knock"])
+        seat = (seat + 1) % 3
     d = env.to_dict()
-    top = d["discard_pile"][-1]
-    d["discard_pile"] = d["draw_pile"] + d["discard_pile"]  # everything below the top discard
-    d["draw_pile"] = []
     env.from_dict(d)
     check_conservation(env)
+    top = d["discard_pile"][-1]
     before = Counter(d["discard_pile"][:-1])
-    play(env, ["1 draw"])
+    play(env, [f"{seat} draw"])
     after = env.to_dict()
     assert after["discard_pile"] == [top]
     assert Counter(after["draw_pile"]) + Counter([after["held"]]) == before
@@ -525,3 +530,29 @@ def test_action_texts_are_those_of_the_rules_file() -> None:
     assert engine.parse_action("  Swap 1  3 2 ") == texts.index("swap 1 3 2")
     with pytest.raises(IllegalActionError, match="swap K N J"):
         engine.parse_action("swap 1 9 2")
+
+
+# ---- saved states (issue 36): refused where no play reaches them -------------------------------------
+def test_from_dict_refuses_a_knock_taken_back_and_restores_last_turns_past_the_cap() -> None:
+    """R10 before R12: after a knock at the last turn under max_turns the others' last turns
+    run past the cap, and every such state restores; a knock taken back (knocker null), a knock
+    moved to another seat, or the seats that played / the decider changed is refused."""
+    game = RatatatGame(num_players=3, max_turns=4)
+    state = game.new_game(np.random.default_rng(0))
+    after_knock = 0
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        action = 13 if 13 in legal else 1 if 1 in legal else 6  # knock / draw / discard
+        game.apply(state, action)
+        data = game.to_dict(state)
+        assert game.to_dict(game.from_dict(copy.deepcopy(data))) == data
+        if data["knocker"] is not None and not data["over"]:
+            after_knock += 1
+            for field, value in [("knocker", None), ("knocker", (data["knocker"] + 1) % 3)]:
+                with pytest.raises(ConfigError):  # named by the check that sees it first
+                    game.from_dict({**copy.deepcopy(data), field: value})
+        bad = {**copy.deepcopy(data), "played": []} if data["turns"] else None
+        if bad is not None and not data["over"]:
+            with pytest.raises(ConfigError, match="played"):
+                game.from_dict(bad)
+    assert after_knock and state.turns == 3 + 2  # knock after turn 3, then two last turns

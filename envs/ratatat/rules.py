@@ -182,7 +182,8 @@ class RatatatState:
         max_turns=sf.Int(1, 100_000),
         num_rounds=sf.Int(1, 1000),
         memory=sf.Choice(MEMORY_MODES),
-        scores=sf.Ints(0, lambda s: 36 * s.num_rounds, length=sf.N),
+        # R15: the `scores` reset option (at most 36 a round) plus the rounds since (check_state)
+        scores=sf.Ints(0, lambda s: 72 * s.num_rounds, length=sf.N),
         winners=sf.Seats(),
         current_player=sf.Derived(lambda game, s: game.current_player(s)),
         decision=sf.Choice(DECISION_NAMES),
@@ -297,6 +298,36 @@ _ENDED = (
 )
 
 
+_START, _MID, _END, _KNOCK = range(4)
+#: the kind of each action in a turn (R6-R10): a turn's first move, a move within it, its last
+#: move, the knock choice after it
+_KIND = [_START, _START, *[_END] * 5, _MID, _MID, *[_END] * 4, _KNOCK, _KNOCK]
+_KIND += [_END] * (NUM_ACTIONS - len(_KIND))
+#: the most decisions one turn can take (R6-R10): its first move, five DRAW_TWO used and
+#: redrawn (a used special stays in use until the action ends), a SWAP or PEEK used and aimed,
+#: the card placed or discarded, the knock choice
+_TURN_MOST = 1 + 5 * 2 + 2 + 1 + 1
+#: the seats of each bitmask of seats (knowers)
+_SEATS_OF = [[s for s in range(MAX_PLAYERS) if mask >> s & 1] for mask in range(1 << MAX_PLAYERS)]
+_NUMBERS = sorted(card for card in FULL_DECK if card < SWAP_CARD)
+#: the most and the least k rows of four number cards of one deck can add up to
+_MOST = [sum(_NUMBERS[len(_NUMBERS) - 4 * k :]) if k else 0 for k in range(MAX_PLAYERS + 1)]
+_LEAST = [sum(_NUMBERS[: 4 * k]) for k in range(MAX_PLAYERS + 1)]
+
+
+def _round_possible(scores: list[int]) -> bool:
+    """Whether one round's row sums fit one deck (R1, R15): the k highest rows at most the 4k
+    highest number cards, the k lowest at least the 4k lowest."""
+    ordered = sorted(scores)
+    low = high = 0
+    for k in range(1, len(ordered) + 1):
+        low += ordered[k - 1]
+        high += ordered[-k]
+        if low < _LEAST[k] or high > _MOST[k]:
+            return False
+    return True
+
+
 class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=parse_action):
     """Ratatat for 2-6 players.
 
@@ -343,6 +374,11 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
         rounds are reshuffled, R16), ``scores`` (game totals), ``dealer`` (R5), ``round_index``
         (0-based round to start in, so scenarios can begin in the last round).
         """
+        for code in (options or {}).get("deck") or []:
+            try:
+                parse_card(code)
+            except ConfigError as err:
+                raise ConfigError(f"ratatat: reset option 'deck': {err}") from None
         options, pile_top_first, scores, dealer = parts.dealer_options(
             self, options, rng, parse_card, FULL_DECK, CARD_CODES
         )
@@ -633,9 +669,8 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
             self._check_running(state, r)
         if state.held < 0 and state.held_public:
             raise r.error("held_public", True, "false when no card is held")
-        total = len(state.slots)
-        if len(state.last_rows) not in (0, total):
-            raise r.error("last_rows", data["last_rows"], f"[] or the {total} cards of the rows")
+        self._check_rounds(state, r)
+        self._check_history(state, r, self._check_turn_order(state, r))
 
     def _check_over(self, state: RatatatState, r: StateReader) -> None:
         best = min(state.scores)
@@ -691,6 +726,333 @@ class RatatatGame(GameEngine[RatatatState], describe=describe_action, parse=pars
         if decision == KNOCK_CHOICE and (state.knocker >= 0 or state.played != everyone):
             raise r.error(
                 "knocker", data["knocker"], "null while knock is offered (everyone played)"
+            )
+
+    def _check_rounds(self, state: RatatatState, r: StateReader) -> None:
+        """R13-R16 between the totals, the finished rounds and the last rows."""
+        data, n, done, rows = r.data, state.num_players, state.round_scores, state.last_rows
+        total = len(state.slots)
+        if len(rows) != (total if done else 0) or (state.last_knocker >= 0) != bool(done):
+            raise r.error(
+                "last_rows",
+                data["last_rows"],
+                f"the {total} cards of the rows as the last finished round ended (R13) with its "
+                f"knocker in last_knocker, or [] and null before any round of round_scores",
+            )
+        if any(c >= SWAP_CARD for c in rows):
+            raise r.error("last_rows", data["last_rows"], "number cards only (R14)")
+        if done and done[-1] != [round_score(rows, s) for s in range(n)]:
+            raise r.error(
+                "round_scores", data["round_scores"], "the last round's the sums of last_rows (R15)"
+            )
+        for scores in done:
+            if not _round_possible(scores):
+                raise r.error(
+                    "round_scores",
+                    data["round_scores"],
+                    f"rounds whose {n} rows of four number cards one deck can deal (R1, R15)",
+                )
+        top = 36 * state.num_rounds
+        for s in range(n):
+            start = state.scores[s] - sum(row[s] for row in done)
+            if not 0 <= start <= top:
+                raise r.error(
+                    "scores",
+                    data["scores"],
+                    f"the sums of round_scores plus a starting total (reset option scores) "
+                    f"in 0..{top} (R15)",
+                )
+        if state.over and (rows != state.slots or state.last_knocker != state.knocker):
+            raise r.error("last_rows", data["last_rows"], "the final rows and knocker (R13)")
+        # one new draw pile a deal (R3, R16), an R11 reshuffle at most every 30 draws in play
+        # (rows, hand and specials in use hold at most 31 cards) and a few at each R14
+        deals = len(done) + (not state.over)
+        most = 2 * deals + 4 * len(done) + state.decisions // 30
+        if not deals <= state.pile_gen <= most:
+            raise r.error(
+                "pile_gen", state.pile_gen, f"{deals}..{most}: one pile a deal, then reshuffles"
+            )
+        if any(0 <= g < deals for g in state.gens):
+            raise r.error("gens", data["gens"], f"-1 (public) or a pile of this round (>= {deals})")
+
+    def _check_turn_order(self, state: RatatatState, r: StateReader) -> int | None:
+        """R5, R10, R12: the seats that played, the decider and the knocker follow from the dealer
+        and the turns; returns the turn after which the knock came (None: no knock)."""
+        data, n, t, dealer = r.data, state.num_players, state.turns, state.dealer
+        played = 0
+        for j in range(min(t, n)):
+            played |= 1 << (dealer + 1 + j) % n
+        if state.played != played:
+            raise r.error(
+                "played",
+                data["played"],
+                f"the first {min(t, n)} seats clockwise from left of dealer {dealer} after "
+                f"{t} turns (R5)",
+            )
+        if not state.over:
+            want = (dealer + t + (state.decision != KNOCK_CHOICE)) % n
+            if state.decider != want:
+                raise r.error(
+                    "decider",
+                    data["decider"],
+                    f"seat {want}, clockwise from left of dealer {dealer} after {t} turns (R5)",
+                )
+        knocker = state.knocker
+        if knocker < 0:
+            if state.over:
+                raise r.error("knocker", data["knocker"], "a seat once the game is over (R10)")
+            return None
+        j = (dealer + t - knocker) % n  # the last turns played since the knock
+        if state.over and t == state.max_turns and j == 0:
+            return None  # R12: the round ended as though the last player had knocked
+        k = t - j
+        if not (j == n - 1 if state.over else j <= n - 2) or not n <= k < state.max_turns:
+            raise r.error(
+                "knocker",
+                data["knocker"],
+                f"null, or the seat that knocked after a turn from {n} to max_turns - 1 with "
+                f"at most one more turn of every other seat since (R10, R12; dealer {dealer}, "
+                f"{t} turns)",
+            )
+        return k
+
+    def _check_history(self, state: RatatatState, r: StateReader, knock: int | None) -> None:
+        """The log of this round's moves (cut to its last 12 past 24) against the turns and the
+        decision (R6-R10), and what its moves did: when each seat last decided, when each slot's
+        card last moved, who knows it and from which pile it came (R17, R18)."""
+        data, n, log, now = r.data, state.num_players, state.log, state.decisions
+        size, t_done, dealer = len(log), state.turns, state.dealer
+        ends = sum(1 for _, a in log if _KIND[a] == _END)
+        c = t_done - ends  # the turns completed before the log's first move
+
+        def bad(why: str) -> ConfigError:
+            return r.error("log", data["log"], why)
+
+        def offered(c: int) -> bool:  # R10: knock offered after the c-th turn of the round
+            return n <= c < state.max_turns and (knock is None or c <= knock)
+
+        # the log is cut to its last 12 moves only once it passes 24; holding every decision
+        # of the game, it is the whole round too
+        full = size <= 12 or size == now
+        if (
+            size > now
+            or c < 0
+            or (full and c > 0)
+            or (size == 0) != (t_done == 0 and state.decision == TURN)
+        ):
+            raise bad(
+                f"the moves of this round (all of them while at most 24; {t_done} turns "
+                f"completed, {now} decisions in all)"
+            )
+        prev = -1  # the previous move's action (-1: none, or the log is cut there)
+        for p, (seat, a) in enumerate(log):
+            kind = _KIND[a]
+            if kind == _KNOCK:
+                ok = (prev < 0 and not full or prev >= 0 and _KIND[prev] == _END) and offered(c)
+                ok = ok and (a == KNOCK) == (c == knock)
+                want = (dealer + c) % n
+            else:
+                ok = prev < 0 or _KIND[prev] != _END or not offered(c)
+                if kind == _START:
+                    ok = ok and (prev < 0 or _KIND[prev] in (_END, _KNOCK))
+                elif prev < 0:
+                    ok = ok and not full
+                elif prev == TAKE_DISCARD:
+                    ok = SLOT0 <= a < DISCARD
+                elif prev != USE:
+                    ok = ok and _KIND[prev] not in (_END, _KNOCK) and a <= USE
+                want = (dealer + c + 1) % n
+                if kind == _END:
+                    c += 1
+            if a >= SWAP0:
+                other = (a - SWAP0) % (MAX_PLAYERS * SLOTS_PER_SEAT) // SLOTS_PER_SEAT
+                ok = ok and other != seat and other < n
+            if not ok or seat != want:
+                raise bad(
+                    f"moves in the order of R6-R10 (seat {want} at move {p}, a knock choice "
+                    f"exactly after each turn from turn {n} on while no knock came, R10)"
+                )
+            prev = a
+        d = state.decision
+        if size:
+            last = _KIND[prev]
+            if d in (TURN, NO_DECISION):
+                ok = last == _KNOCK or last == _END and not offered(t_done)
+            elif d == KNOCK_CHOICE:
+                ok = last == _END
+            elif d == TAKE_SLOT:
+                ok = prev == TAKE_DISCARD
+            elif d == DRAWN:
+                ok = prev in (DRAW, REDRAW)
+            else:
+                ok = prev == USE
+            if not ok:
+                raise bad(f"a last move that leads to decision {DECISION_NAMES[d]!r}")
+        # when each seat last decided
+        first = now - size + 1  # the decision number of the log's first move
+        latest: dict[int, int] = {}
+        for p, (seat, _) in enumerate(log):
+            latest[seat] = first + p
+        decided = state.last_decided
+        early = now - size - _TURN_MOST * t_done  # the deal at the earliest
+        # every seat played in the last n turns of a round that went round (R10, R12 at or
+        # past n turns): so within this round's turns and the last n of the round before
+        rotated = state.max_turns >= n and (t_done >= n or bool(state.round_scores))
+        taken = [v for v in decided if v]
+        if (
+            any(decided[s] != latest[s] if s in latest else decided[s] >= first for s in range(n))
+            or len(set(taken)) != len(taken)
+            or (now and max(decided) != now)
+            or any(d <= early for s, d in enumerate(decided) if state.played >> s & 1)
+            or (rotated and min(decided) <= now - _TURN_MOST * (2 * n + 1))
+        ):
+            raise r.error(
+                "last_decided", data["last_decided"], "each seat's latest decision, as in log"
+            )
+        self._check_moves(state, r, first, full)
+
+    def _check_moves(self, state: RatatatState, r: StateReader, first: int, full: bool) -> None:
+        """What the logged moves did to the slots (R6-R8, R17, R18) and to the card in hand."""
+        data, n, log, over = r.data, state.num_players, state.log, state.over
+        total = len(state.slots)
+        moved: dict[int, tuple[int, int]] = {}  # slot -> (decision, 1 taken / 0 drawn / -1 other)
+        peeked: dict[int, int] = {}  # slot -> decision of its owner's peek since it last moved
+        hand = -2  # gen of the card in hand after the last draw / take (-2: none logged)
+        newest = (-1, -1)  # (slot, decision) where the last logged draw's card went
+        for p, (seat, a) in enumerate(log):
+            t = first + p
+            if SLOT0 <= a < DISCARD:
+                i = seat * SLOTS_PER_SEAT + a - SLOT0
+                before = log[p - 1][1] if p else -1
+                moved[i] = (t, -1 if before < 0 else int(before == TAKE_DISCARD))
+                peeked.pop(i, None)
+                if before >= 0 and before != TAKE_DISCARD:
+                    newest = (i, t)  # the card of the last draw so far, from pile pile_gen
+            elif a >= SWAP0:
+                k, rest = divmod(a - SWAP0, MAX_PLAYERS * SLOTS_PER_SEAT)
+                for i in (seat * SLOTS_PER_SEAT + k, rest):
+                    moved[i] = (t, -1)
+                    peeked.pop(i, None)
+            elif PEEK0 <= a < KNOCK:
+                peeked[seat * SLOTS_PER_SEAT + a - PEEK0] = t
+            if a == TAKE_DISCARD:
+                hand = -1
+            elif (
+                a in (DRAW, REDRAW)
+                or a == USE
+                and (
+                    log[p + 1][1] <= REDRAW
+                    if p + 1 < len(log)
+                    else state.decision == DRAW_TWO_EXTRA
+                )
+            ):
+                hand = state.pile_gen
+                newest = (-1, -1)
+        start = first - 1  # the deal, when the log holds the whole round (full)
+        low = start - _TURN_MOST * state.turns  # the deal at the earliest (any case)
+        everyone = (1 << n) - 1
+        changed, knowers, gens, seen = state.changed_at, state.knowers, state.gens, state.seen_at
+        deal_gens = set()
+        for i in range(total):
+            owner = i // SLOTS_PER_SEAT
+            mine = owner * total + i
+            if i in moved:
+                t, how = moved[i]
+                ok = changed[i] == t
+                if how == 1:  # R18: a taken discard and its slot are public
+                    ok = ok and gens[i] == -1 and (over or knowers[i] == everyone)
+                    ok = ok and all(seen[s * total + i] == t for s in range(n) if s != owner)
+                elif how == 0:  # a drawn card swapped in: only its owner knows it (R17)
+                    ok = ok and gens[i] >= 0 and (over or knowers[i] == 1 << owner)
+                if how >= 0:
+                    ok = ok and seen[mine] == peeked.get(i, t)
+            else:
+                ok = changed[i] == start if full else low <= changed[i] < first
+                if full:
+                    deal_gens.add(gens[i])
+                    outer = i % SLOTS_PER_SEAT in (0, SLOTS_PER_SEAT - 1)  # R4
+                    if outer or i in peeked:
+                        ok = ok and seen[mine] == peeked.get(i, start)
+                    ok = ok and (over or knowers[i] == (1 << owner if outer or i in peeked else 0))
+            if i in peeked:
+                ok = ok and seen[mine] == peeked[i] and (over or knowers[i] >> owner & 1)
+            ok = ok and changed[i] >= low
+            if not over:
+                if gens[i] < 0:
+                    ok = ok and knowers[i] == everyone
+                if knowers[i]:  # when the seats that know the card saw it
+                    times = [seen[s * total + i] for s in _SEATS_OF[knowers[i]]]
+                    # this round (R4 starts knowledge afresh), from its deal when the log holds it
+                    ok = ok and min(times) >= (start if full else low)
+                    if i not in moved and i not in peeked:  # seen before the logged moves
+                        ok = ok and max(times) < first
+            if not ok:
+                raise r.error(
+                    "changed_at",
+                    data["changed_at"],
+                    f"slot {i} as the logged moves left it (its last move, the seats that know "
+                    f"it and when they saw it in knowers / seen_at, its pile in gens; R6-R8, "
+                    f"R17, R18)",
+                )
+        i, t = newest
+        if i >= 0 and moved[i] == (t, 0) and gens[i] != state.pile_gen:
+            raise r.error(
+                "gens", data["gens"], f"pile {state.pile_gen} in slot {i} (the last draw)"
+            )
+        if len(deal_gens) > 1:
+            raise r.error("gens", data["gens"], "one pile for the cards not moved since the deal")
+        if over:
+            return
+        self._check_piles(state, r, full)
+        held_gen = state.held_gen
+        if state.held >= 0:
+            ok = held_gen == (-1 if state.held_public else state.pile_gen)
+        else:
+            ok = hand == -2 and not full or held_gen == (-1 if hand == -2 else hand)
+        if not ok:
+            raise r.error(
+                "held_gen",
+                held_gen,
+                "the pile of the last card drawn (pile_gen), -1 after a take or the deal",
+            )
+
+    def _check_piles(self, state: RatatatState, r: StateReader, full: bool) -> None:
+        """The piles as the logged moves left them: used specials go face up on top when the
+        action ends (R6 B), and while the log holds the whole round (no R11 reshuffle yet) the
+        pile sizes follow from the deal (R3) and the moves."""
+        data, log, d = r.data, state.log, state.decision
+        if log and d in (TURN, KNOCK_CHOICE):
+            p = len(log) - 1 - (_KIND[log[-1][1]] == _KNOCK)  # the last action's end
+            first_use = -1
+            while p > 0 and _KIND[log[p - 1][1]] != _START:
+                p -= 1
+                if log[p][1] == USE:
+                    first_use = p
+            if p > 0 and first_use >= 0:  # the whole action is logged: its first special tops
+                after = log[first_use + 1][1]
+                top = (
+                    SWAP_CARD if after >= SWAP0 else PEEK_CARD if after >= PEEK0 else DRAW_TWO_CARD
+                )
+                if state.discard_pile[-1] != top:
+                    raise r.error(
+                        "discard_pile",
+                        data["discard_pile"],
+                        f"{CARD_CODES[top]} on top: the special the last action used first (R6 B)",
+                    )
+        if not full:
+            return
+        count = [0] * NUM_ACTIONS
+        for _, a in log:
+            count[a] += 1
+        uses = count[USE]
+        placed = sum(count[SLOT0 : SLOT0 + SLOTS_PER_SEAT])
+        discards = 1 + placed + count[DISCARD] + count[REDRAW] + uses - len(state.in_use)
+        discards -= count[TAKE_DISCARD]
+        if len(state.discard_pile) != discards:  # then the draw pile holds the rest (R3)
+            raise r.error(
+                "discard_pile",
+                data["discard_pile"],
+                f"{discards} cards after the deal (R3) and the logged moves",
             )
 
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
