@@ -410,33 +410,210 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
 
     # ---- serialisation (the fields are declared on TheGameState) ---------------------------------
     def check_state(self, state: TheGameState, r: StateReader) -> None:
-        """What ``from_dict`` refuses between fields; rebuilds ``tops`` and ``on_piles``."""
+        """What ``from_dict`` refuses between fields; rebuilds ``tops`` and ``on_piles``.
+
+        A state is refused unless some history of the rules leads to it, a scenario deal
+        (reset options ``piles``, ``deck``, ``first_player``) included: the piles below the
+        cards played may have been placed by the scenario, so the counters give ranges, not
+        exact values (``_check_counters``). Everything here is O(size of the state)."""
         data, hands, current, played = r.data, state.hands, state.current, state.played_this_turn
         for hand in hands:
             hand.sort()  # the order of a hand carries no information
         state.on_piles = sum(len(p) for p in state.piles)
         state.tops = [pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(state.piles)]
-        over, won = state.over, state.won
+        over, won, hs = state.over, state.won, state.hand_size
         if won != (state.on_piles == NUM_CARDS) or (won and not over):
             raise r.error("won", won, f"true exactly when all {NUM_CARDS} cards are on the piles")
         if over != (current == -1):
             raise r.error("current", current, "-1 exactly when the game is over")
-        if state.draw_pile and not over:  # G6: everyone drew back up while the pile lasted
+        # G4: the minimum is fixed when a turn starts; the draw pile only shrinks when a turn
+        # ends (G6), so it is 2 exactly while the pile lasts. 0 only for a scenario dealt won.
+        dealt_won = won and state.decisions == 0
+        minimum = 0 if dealt_won else MIN_CARDS if state.draw_pile else state.min_cards_when_empty
+        if state.minimum != minimum:
+            raise r.error(
+                "minimum",
+                state.minimum,
+                f"{minimum} (G4: 2 while the draw pile lasts, then min_cards_when_empty; 0 only "
+                f"for a game dealt already won)",
+            )
+        if not state.signals_on:  # G11: no signal without the option
+            for s, mine in enumerate(state.signals):
+                if any(mine):
+                    raise r.error(f"signals[{s}]", data["signals"][s], "all 'none' (signals off)")
+            if any(state.signal_changed):
+                raise r.error("signal_changed", data["signal_changed"], "all false (signals off)")
+        if not over:
+            self._check_running(state, r)
+        elif not won:
+            self._check_lost(state, r)
+        elif not dealt_won and not 1 <= played <= hs:  # G8: the 98th card won during a turn
+            raise r.error(
+                "played_this_turn", played, f"1..{hs} (the turn that placed the last card)"
+            )
+        self._check_counters(state, r)
+
+    def _check_running(self, state: TheGameState, r: StateReader) -> None:
+        hands, current, played, hs = (
+            state.hands,
+            state.current,
+            state.played_this_turn,
+            state.hand_size,
+        )
+        if state.draw_pile:  # G6: everyone drew back up while the draw pile lasted
             for s, hand in enumerate(hands):
-                want = state.hand_size - (played if s == current else 0)
+                want = hs - (played if s == current else 0)
                 if len(hand) != want:
                     raise r.error(
                         f"hands[{s}]",
-                        data["hands"][s],
+                        r.data["hands"][s],
                         f"{want} cards (a full hand, less what the current seat played this "
                         f"turn, while the draw pile lasts)",
                     )
-        if not over and played < state.minimum and not can_play(hands[current], state.tops):
+        elif len(hands[current]) + played > hs:  # the turn began with at most a full hand
+            raise r.error(
+                "played_this_turn",
+                played,
+                f"at most {hs - len(hands[current])} (a hand of {hs} at most when the turn "
+                f"began, {len(hands[current])} still held)",
+            )
+        if played < state.minimum and not can_play(hands[current], state.tops):
             raise r.error(
                 "current",
                 current,
                 "a seat that owes cards and has one that fits (G9 ends the game otherwise)",
             )
+
+    def _check_lost(self, state: TheGameState, r: StateReader) -> None:
+        """G9: the game was lost by a seat that still owed cards and had none that fits, at the
+        start of its turn (nothing played yet, its signals not yet changed) or after a play."""
+        hands, played, hs, data = state.hands, state.played_this_turn, state.hand_size, r.data
+        if played >= state.minimum:
+            raise r.error(
+                "played_this_turn",
+                played,
+                f"fewer than the minimum {state.minimum} (G9: a game is lost by a seat that owes "
+                f"cards)",
+            )
+        if played == 0 and any(state.signal_changed):
+            raise r.error(
+                "signal_changed",
+                data["signal_changed"],
+                "all false (the game was lost as the turn began, before any signal)",
+            )
+        if state.draw_pile:  # G6: full hands, less the one card the stuck seat played
+            short = [s for s, hand in enumerate(hands) if len(hand) != hs]
+            if len(short) != (1 if played else 0) or (
+                short and len(hands[short[0]]) != hs - played
+            ):
+                s = short[0] if short else 0
+                raise r.error(
+                    f"hands[{s}]",
+                    data["hands"][s],
+                    f"hands of {hs} cards (the stuck seat {hs - played}) while the draw pile lasts",
+                )
+        for hand in hands:
+            if (hand or played) and len(hand) + played <= hs and not can_play(hand, state.tops):
+                return  # the seat that got stuck
+        raise r.error(
+            "over",
+            True,
+            "a lost game only where some seat holds no card that fits (G9), after at most "
+            f"{played} played this turn",
+        )
+
+    def _check_counters(self, state: TheGameState, r: StateReader) -> None:
+        """``decisions`` = plays + ended turns (``turn_index``) + signal changes (G11). Each ended
+        turn placed at least its minimum (2 while the draw pile lasted, G4) and at most a hand
+        (G2); the plays are at most the cards on the piles (a scenario placed the rest)."""
+        hs, T, played = state.hand_size, state.turn_index, state.played_this_turn
+        if played > state.on_piles:
+            raise r.error(
+                "played_this_turn", played, f"at most the {state.on_piles} cards on the piles"
+            )
+        # while the draw pile lasts every turn places 2 (G4); once it is gone, min_cards_when_empty
+        least = played + MIN_CARDS * T
+        if not state.draw_pile and state.min_cards_when_empty == 1:
+            least -= min(T, self._turns_since_the_draw_pile(state))
+        if least > state.on_piles:
+            raise r.error(
+                "turn_index",
+                T,
+                f"fewer ended turns ({least - played} cards placed at least, with {played} this "
+                f"turn, but {state.on_piles} on the piles; G4)",
+            )
+        q_low = q_high = 0
+        if state.signals_on:
+            q_low, q_high = self._signal_changes(state, r)
+        low = least + T + q_low
+        high = min(state.on_piles, played + hs * T) + T + q_high
+        if not low <= state.decisions <= high:
+            raise r.error(
+                "decisions",
+                state.decisions,
+                f"{low}..{high} (plays, {T} ended turns and signal changes: the ended turns "
+                f"placed {least - played}..{hs * T} cards, plays are at most the "
+                f"{state.on_piles} cards on the piles)",
+            )
+
+    @staticmethod
+    def _turns_since_the_draw_pile(state: TheGameState) -> int:
+        """The most ended turns that can have begun with the draw pile gone (each placed a card
+        at least, G4, and nobody draws any more, G6): a seat placed at most what its hand lacks
+        since (less this turn's cards). Going back from the current seat the turns went round
+        (G3); only a seat without cards now may have been passed over (G7), so a seat holding
+        cards that lacks none stops the count there."""
+        hands, hs, played = state.hands, state.hand_size, state.played_this_turn
+        lacks = [hs - len(h) for h in hands]
+        if state.over:  # the last seat unknown: only the cards lacking bound it
+            return max(0, sum(lacks) - played)
+        n, current = state.num_players, state.current
+        lacks[current] -= played
+        back = [(current - i) % n for i in range(1, n + 1)]  # current-1, current-2, ..., current
+        holding = [s for s in back if hands[s] or s == current]
+        m = len(holding)
+        rounds = min(i + lacks[s] * m for i, s in enumerate(holding))
+        return rounds + sum(lacks[s] for s in back if s not in holding)
+
+    def _signal_changes(self, state: TheGameState, r: StateReader) -> tuple[int, int]:
+        """The least and most signal changes (G11) that lead to the signals shown: a signal
+        changes at most once a turn, only in its owner's turn, always to another value, so one
+        not ``none`` changed at least once, and one changed this turn at least twice if it is
+        back at ``none``. While the draw pile lasts nobody is passed over (G7): the ended turns
+        went round the table to the current seat."""
+        n, T, current, changed = (
+            state.num_players,
+            state.turn_index,
+            state.current,
+            state.signal_changed,
+        )
+        if state.over:  # the last turn is some seat's, its changes the saved signal_changed
+            cap = -(-(T + 1) // n) if state.draw_pile else T + 1
+            ended = [cap] * n
+        elif state.draw_pile:
+            ended = []
+            for s in range(n):
+                d = (current - s) % n or n  # the ended turns were by current-1, current-2, ...
+                ended.append((T - d) // n + 1 if d <= T else 0)
+        else:
+            ended = [T] * n
+        low = 0
+        for s, mine in enumerate(state.signals):
+            for p, v in enumerate(mine):
+                now = s == current and changed[p]
+                least = (2 if v == NONE else 1) if now else (0 if v == NONE else 1)
+                if least > ended[s] + now:
+                    raise r.error(
+                        f"signals[{s}]",
+                        r.data["signals"][s],
+                        f"signals seat {s} could have set in {ended[s] + now} change(s) of its "
+                        f"own turns (G11: at most one per pile a turn, to another value)",
+                    )
+                low += least
+        if state.over:
+            low = max(low, sum(changed))
+        high = min(NUM_PILES * sum(ended) + sum(changed), NUM_PILES * T + sum(changed))
+        return low, high
 
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
 
