@@ -237,14 +237,28 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
         (four lists of codes already placed, each a legal G5 build; those cards leave the deck)."""
         options = dict(options or {})
         n = self.num_players
-        top = [parse_card(code) for code in options.pop("deck", None) or []]
+        top = []
+        for i, code in enumerate(options.pop("deck", None) or []):
+            try:
+                top.append(parse_card(code))
+            except ConfigError as err:
+                raise ConfigError(f"thegame reset option 'deck': card {i}: {err}") from None
         first = check_int("first_player", options.pop("first_player", self.first_player), 0, n - 1)
-        piles = _parse_piles(options.pop("piles", None))
+        try:
+            piles = _parse_piles(options.pop("piles", None))
+        except ConfigError as err:
+            raise ConfigError(f"thegame reset option 'piles': {err}") from None
         if options:
             raise ConfigError(
                 f"unknown thegame reset options {sorted(options)}; known: deck, first_player, piles"
             )
-        placed = {c for pile in piles for c in pile}
+        placed = {c: p for p, pile in enumerate(piles) for c in pile}
+        for card in top:
+            if card in placed:
+                raise ConfigError(
+                    f"thegame reset option 'deck': card {CARD_CODES[card]!r} is on pile "
+                    f"{placed[card]} (option 'piles'); the deck holds the cards not on the piles"
+                )
         deck = [c for c in FULL_DECK if c not in placed] if placed else FULL_DECK
         return self._deal(rng, deck, piles, first, top)
 
@@ -655,39 +669,56 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
 
 # ---- option parsing ---------------------------------------------------------------------------------
 def parse_card(code: Any) -> int:
-    """A card code (``"2"`` .. ``"99"``, or the int) as its value; ConfigError otherwise."""
+    """A card code (exactly ``"2"`` .. ``"99"``, or the int) as its value; ConfigError otherwise
+    (so ``" 5"``, ``"05"`` or a digit of another script such as ``"٣"`` are no codes)."""
     if isinstance(code, int | np.integer) and not isinstance(code, bool):
         value = int(code)
     else:
-        text = str(code).strip()
-        value = int(text) if text.isdigit() else -1
+        value = CODE_TO_CARD.get(code, -1) if isinstance(code, str) else -1
     if not LOWEST <= value <= HIGHEST:
         raise ConfigError(
-            f"unknown thegame card code {code!r}; cards are the numbers {LOWEST}..{HIGHEST} "
-            f"(1 and 100 are the foundations, not cards)"
+            f"unknown thegame card code {_shown(code)}; cards are the numbers {LOWEST}..{HIGHEST} "
+            f"written as such (1 and 100 are the foundations, not cards)"
         )
     return value
 
 
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _parse_piles(piles: Any) -> list[list[int]]:
-    """The ``piles`` scenario option: four builds from the foundations, each legal under G5."""
+    """The ``piles`` scenario option (and saved field): four lists of card codes, bottom first,
+    each a legal G5 build from its foundation (a card higher on piles 0-1, lower on 2-3, or
+    exactly 10 the other way), no card twice."""
     if piles is None:
         return [[] for _ in range(NUM_PILES)]
     if not isinstance(piles, list | tuple) or len(piles) != NUM_PILES:
-        raise ConfigError(f"piles must be a list of {NUM_PILES} lists of card codes, got {piles!r}")
+        raise ConfigError(
+            f"{_shown(piles)}; allowed: a list of {NUM_PILES} lists of card codes (bottom first)"
+        )
     out: list[list[int]] = []
     seen: set[int] = set()
     for p, cards in enumerate(piles):
+        if not isinstance(cards, list | tuple):
+            raise ConfigError(f"pile {p} is {_shown(cards)}; allowed: a list of card codes")
         top = FOUNDATIONS[p]
         pile = []
-        for code in cards:
+        for i, code in enumerate(cards):
+            if not isinstance(code, str):
+                raise ConfigError(
+                    f"pile {p}, card {i} is {_shown(code)}; allowed: a card code (a string)"
+                )
             card = parse_card(code)
             if card in seen:
-                raise ConfigError(f"piles: card {card} appears twice")
+                raise ConfigError(f"card {code!r} appears twice (pile {p}); every card is unique")
             if not fits(card, p, top):
                 raise ConfigError(
-                    f"piles: {card} cannot go on pile {p} over {top} "
-                    f"({'ascending' if ASCENDING[p] else 'descending'}, G5)"
+                    f"{code!r} cannot go on pile {p} over {top} "
+                    f"({'ascending' if ASCENDING[p] else 'descending'}: G5 takes a card "
+                    f"{'higher' if ASCENDING[p] else 'lower'} or exactly 10 "
+                    f"{'lower' if ASCENDING[p] else 'higher'})"
                 )
             seen.add(card)
             pile.append(card)
