@@ -431,8 +431,9 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
         cards played may have been placed by the scenario, so the counters give ranges, not
         exact values (``_check_counters``). Everything here is O(size of the state)."""
         data, hands, current, played = r.data, state.hands, state.current, state.played_this_turn
-        for hand in hands:
-            hand.sort()  # the order of a hand carries no information
+        for s, hand in enumerate(hands):  # to_dict writes every hand sorted (no information)
+            if any(a > b for a, b in zip(hand, hand[1:], strict=False)):
+                raise r.error(f"hands[{s}]", data["hands"][s], "its cards in ascending order")
         state.on_piles = sum(len(p) for p in state.piles)
         state.tops = [pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(state.piles)]
         over, won, hs = state.over, state.won, state.hand_size
@@ -556,18 +557,18 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
                 f"fewer ended turns ({least - played} cards placed at least, with {played} this "
                 f"turn, but {state.on_piles} on the piles; G4)",
             )
-        q_low = q_high = 0
-        if state.signals_on:
-            q_low, q_high = self._signal_changes(state, r)
-        low = least + T + q_low
-        high = min(state.on_piles, played + hs * T) + T + q_high
-        if not low <= state.decisions <= high:
+        most = min(state.on_piles, played + hs * T)  # a hand at most each turn (G2)
+        changes = self._signal_changes(state, r) if state.signals_on else 1
+        low, high = state.decisions - T - most, state.decisions - T - least
+        if high < 0 or not changes >> max(0, low) & ((1 << (high - max(0, low) + 1)) - 1):
+            fewest = (changes & -changes).bit_length() - 1
             raise r.error(
                 "decisions",
                 state.decisions,
-                f"{low}..{high} (plays, {T} ended turns and signal changes: the ended turns "
-                f"placed {least - played}..{hs * T} cards, plays are at most the "
-                f"{state.on_piles} cards on the piles)",
+                f"cards played ({least}..{most}: each ended turn placed 2 while the draw pile "
+                f"lasted, G4, a hand at most, G2, and at most the {state.on_piles} cards on the "
+                f"piles) + {T} ended turns + signal changes ({fewest}..{changes.bit_length() - 1}"
+                f", G11)",
             )
 
     @staticmethod
@@ -589,45 +590,52 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
         rounds = min(i + lacks[s] * m for i, s in enumerate(holding))
         return rounds + sum(lacks[s] for s in back if s not in holding)
 
-    def _signal_changes(self, state: TheGameState, r: StateReader) -> tuple[int, int]:
-        """The least and most signal changes (G11) that lead to the signals shown: a signal
-        changes at most once a turn, only in its owner's turn, always to another value, so one
-        not ``none`` changed at least once, and one changed this turn at least twice if it is
-        back at ``none``. While the draw pile lasts nobody is passed over (G7): the ended turns
-        went round the table to the current seat."""
+    def _signal_changes(self, state: TheGameState, r: StateReader) -> int:
+        """The numbers of signal changes (G11) that can lead to the signals shown, as a bit set
+        (bit q: q changes). A signal changes at most once a turn, only in its owner's turn,
+        always to another value: one at ``none`` changed 0 or at least 2 times, another at
+        least once, one changed this turn from another value. The turns of each seat: going
+        back from the current seat they went round the table, and only a seat without cards
+        now may have been passed over (G7; nobody while the draw pile lasts)."""
         n, T, current, changed = (
             state.num_players,
             state.turn_index,
             state.current,
             state.signal_changed,
         )
-        if state.over:  # the last turn is some seat's, its changes the saved signal_changed
-            cap = -(-(T + 1) // n) if state.draw_pile else T + 1
-            ended = [cap] * n
-        elif state.draw_pile:
-            ended = []
-            for s in range(n):
-                d = (current - s) % n or n  # the ended turns were by current-1, current-2, ...
-                ended.append((T - d) // n + 1 if d <= T else 0)
+        hands = state.hands
+        if state.over:  # T + 1 turns with the last, whose seat is not saved
+            turns = [-(-(T + 1) // n) if state.draw_pile else T + 1] * n
         else:
-            ended = [T] * n
-        low = 0
+            back = [(current - i) % n for i in range(1, n + 1)]  # current-1, ..., current
+            holding = [s for s in back if hands[s] or s == current]
+            m = len(holding)
+            passed = (T - 1) // (m + 1) + 1 if T else 0  # once a round, a round of m + 1
+            turns = [passed] * n
+            for i, s in enumerate(holding):  # the i-th holding seat: turns i, i + m, ... < T
+                turns[s] = -(-(T - i) // m) if T > i else 0
+        bits = 1
         for s, mine in enumerate(state.signals):
             for p, v in enumerate(mine):
-                now = s == current and changed[p]
-                least = (2 if v == NONE else 1) if now else (0 if v == NONE else 1)
-                if least > ended[s] + now:
+                most = turns[s]
+                if s == current and changed[p]:  # this turn's change, from another value
+                    least, most, gap = (2 if v == NONE else 1), most + 1, False
+                else:
+                    least, gap = (0, True) if v == NONE else (1, False)
+                if least > most:
                     raise r.error(
                         f"signals[{s}]",
                         r.data["signals"][s],
-                        f"signals seat {s} could have set in {ended[s] + now} change(s) of its "
-                        f"own turns (G11: at most one per pile a turn, to another value)",
+                        f"signals seat {s} can have set in its {turns[s]} turn(s) so far (G11: "
+                        f"one change per pile a turn, to another value)",
                     )
-                low += least
-        if state.over:
-            low = max(low, sum(changed))
-        high = min(NUM_PILES * sum(ended) + sum(changed), NUM_PILES * T + sum(changed))
-        return low, high
+                if gap:  # 0, or 2 and more (away and back)
+                    bits = bits | (_spread(bits, 2, most) if most >= 2 else 0)
+                else:
+                    bits = _spread(bits, least, most)
+        if state.over:  # the last turn's changes are the saved ones
+            bits &= ~((1 << sum(changed)) - 1)
+        return bits
 
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
 
@@ -665,6 +673,16 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
             if not owes or can_play(clone.hands[current], clone.tops):
                 return clone
         raise RuntimeError("thegame: no deal of the unseen cards lets the current player move")
+
+
+def _spread(bits: int, low: int, high: int) -> int:
+    """The bit set ``{a + k : a in bits, low <= k <= high}``."""
+    out, width, covered = bits << low, high - low, 1
+    while covered <= width:
+        step = min(covered, width + 1 - covered)
+        out |= out << step
+        covered += step
+    return out
 
 
 # ---- option parsing ---------------------------------------------------------------------------------
