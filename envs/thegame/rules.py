@@ -528,7 +528,7 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
                     f"hands of {hs} cards (the stuck seat {hs - played}) while the draw pile lasts",
                 )
         for hand in hands:
-            if (hand or played) and len(hand) + played <= hs and not can_play(hand, state.tops):
+            if _stuck(hand, played, hs, state.tops):
                 return  # the seat that got stuck
         raise r.error(
             "over",
@@ -647,8 +647,12 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
 
         A running game also tells ``seat`` that a current player who still owes cards holds one
         that fits (G9 would have ended it otherwise): deals that break this are drawn again
-        (rejection sampling, so the deal is uniform among those consistent with it). Older G9
-        checks, on hands since changed, are not conditioned on."""
+        (rejection sampling, so the deal is uniform among those consistent with it). A lost game
+        tells it that some seat was stuck (G9): unless ``seat`` itself holds such a hand, the
+        other seat that can have been stuck with the fewest cards (hand sizes and the unseen
+        cards are public) is dealt its cards among those that fit no pile, the rest as above
+        (so ``from_dict`` accepts the copy; not weighted by how likely each such seat was).
+        Older G9 checks, on hands since changed, are not conditioned on."""
         clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
         others = [s for s in range(clone.num_players) if s != seat]
         base = list(clone.draw_pile)
@@ -662,10 +666,30 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
             and current in others
             and clone.played_this_turn < clone.minimum
         )
+        stuck, stuck_hand = -1, []
+        hands, played, hs, tops = clone.hands, clone.played_this_turn, clone.hand_size, clone.tops
+        if clone.over and not clone.won and not _stuck(hands[seat], played, hs, tops):
+            unfit = [c for c in base if not can_play([c], tops)]
+            could = [
+                s
+                for s in others
+                if len(hands[s]) <= len(unfit)
+                and (hands[s] or played)
+                and len(hands[s]) + played <= hs
+            ]
+            if could:
+                stuck = min(could, key=lambda s: len(hands[s]))
+                picked = rng.permutation(len(unfit))[: len(hands[stuck])]
+                stuck_hand = sorted(unfit[i] for i in picked)
+                taken = set(stuck_hand)
+                base = [c for c in base if c not in taken]
         for _ in range(100_000):
             pool = [base[i] for i in rng.permutation(len(base))]
             at = 0
             for s in others:
+                if s == stuck:
+                    clone.hands[s] = list(stuck_hand)
+                    continue
                 k = len(clone.hands[s])
                 clone.hands[s] = sorted(pool[at : at + k])
                 at += k
@@ -673,6 +697,12 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
             if not owes or can_play(clone.hands[current], clone.tops):
                 return clone
         raise RuntimeError("thegame: no deal of the unseen cards lets the current player move")
+
+
+def _stuck(hand: list[int], played: int, hand_size: int, tops: list[int]) -> bool:
+    """Whether a seat with ``hand`` can be the one a lost game stopped at (G9): it held at most
+    a full hand when the turn began, played ``played`` cards, and none of its cards fits."""
+    return bool(hand or played) and len(hand) + played <= hand_size and not can_play(hand, tops)
 
 
 def _spread(bits: int, low: int, high: int) -> int:
