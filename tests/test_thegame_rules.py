@@ -420,3 +420,58 @@ def test_observation_layout_is_relative_to_the_observer() -> None:
     assert np.flatnonzero(prev[5:]).tolist() == [2 * 3 + 1]  # HELP on pile 3
     assert not obs[seats + 3 * SEAT_BLOCK : seats + 5 * SEAT_BLOCK].any()  # no seats 4, 5
     assert not np.array_equal(obs, env.observe("player_2")["observation"])
+
+
+# ---- from_dict refuses only what no game reaches ----------------------------------------------------
+def _careful_game(engine: TheGame, state: Any, rng: np.random.Generator) -> list[dict[str, Any]]:
+    """A game played well enough to empty the draw pile (cheapest play first, ending the turn
+    now and then, signals now and then), saved after every decision."""
+    saved = [engine.to_dict(state)]
+    while not engine.is_over(state):
+        legal = engine.legal_actions(state)
+        plays = [a for a in legal if a < END]
+        signals = [a for a in legal if a >= SIGNAL0]
+
+        def cost(a: int) -> int:
+            card, pile = (a >> 2) + 2, a & 3
+            return card - state.tops[pile] if pile < 2 else state.tops[pile] - card
+
+        if signals and rng.random() < 0.1:
+            action = signals[rng.integers(len(signals))]
+        elif END in legal and (not plays or rng.random() < 0.3 or min(map(cost, plays)) > 3):
+            action = END
+        else:
+            action = min(plays, key=cost) if rng.random() < 0.9 else plays[rng.integers(len(plays))]
+        engine.apply(state, int(action))
+        saved.append(engine.to_dict(state))
+    return saved
+
+
+@pytest.mark.parametrize("signals", [False, True])
+@pytest.mark.parametrize("min_cards_when_empty", [1, 2])
+def test_every_state_of_careful_games_and_scenarios_restores(
+    signals: bool, min_cards_when_empty: int
+) -> None:
+    """The checks of from_dict (the G4 minimum, the G9 loss, the counters and signal changes)
+    never refuse a state the game reaches, the empty draw pile, scenario deals and wins
+    included."""
+    empty = 0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        n = 1 + seed % 5
+        engine = TheGame(n, signals=signals, min_cards_when_empty=min_cards_when_empty)
+        options = None
+        if seed % 2:  # a scenario: some cards already on the piles, a stacked deck
+            placed = sorted(rng.choice(ALL, size=int(rng.integers(0, 90)), replace=False).tolist())
+            up = [c for c in placed if c < 60]
+            down = [c for c in placed if c >= 60][::-1]
+            options = {
+                "piles": [codes(up[::2]), codes(up[1::2]), codes(down[::2]), codes(down[1::2])],
+                "first_player": int(rng.integers(n)),
+            }
+        state = engine.new_game(np.random.default_rng(seed), options)
+        for data in _careful_game(engine, state, rng):
+            data = json.loads(json.dumps(data))
+            assert engine.to_dict(engine.from_dict(data)) == data
+            empty += not data["draw_pile"]
+    assert empty > 50  # the late game was reached

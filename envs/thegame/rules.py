@@ -237,14 +237,28 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
         (four lists of codes already placed, each a legal G5 build; those cards leave the deck)."""
         options = dict(options or {})
         n = self.num_players
-        top = [parse_card(code) for code in options.pop("deck", None) or []]
+        top = []
+        for i, code in enumerate(options.pop("deck", None) or []):
+            try:
+                top.append(parse_card(code))
+            except ConfigError as err:
+                raise ConfigError(f"thegame reset option 'deck': card {i}: {err}") from None
         first = check_int("first_player", options.pop("first_player", self.first_player), 0, n - 1)
-        piles = _parse_piles(options.pop("piles", None))
+        try:
+            piles = _parse_piles(options.pop("piles", None))
+        except ConfigError as err:
+            raise ConfigError(f"thegame reset option 'piles': {err}") from None
         if options:
             raise ConfigError(
                 f"unknown thegame reset options {sorted(options)}; known: deck, first_player, piles"
             )
-        placed = {c for pile in piles for c in pile}
+        placed = {c: p for p, pile in enumerate(piles) for c in pile}
+        for card in top:
+            if card in placed:
+                raise ConfigError(
+                    f"thegame reset option 'deck': card {CARD_CODES[card]!r} is on pile "
+                    f"{placed[card]} (option 'piles'); the deck holds the cards not on the piles"
+                )
         deck = [c for c in FULL_DECK if c not in placed] if placed else FULL_DECK
         return self._deal(rng, deck, piles, first, top)
 
@@ -410,33 +424,218 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
 
     # ---- serialisation (the fields are declared on TheGameState) ---------------------------------
     def check_state(self, state: TheGameState, r: StateReader) -> None:
-        """What ``from_dict`` refuses between fields; rebuilds ``tops`` and ``on_piles``."""
+        """What ``from_dict`` refuses between fields; rebuilds ``tops`` and ``on_piles``.
+
+        A state is refused unless some history of the rules leads to it, a scenario deal
+        (reset options ``piles``, ``deck``, ``first_player``) included: the piles below the
+        cards played may have been placed by the scenario, so the counters give ranges, not
+        exact values (``_check_counters``). Everything here is O(size of the state)."""
         data, hands, current, played = r.data, state.hands, state.current, state.played_this_turn
-        for hand in hands:
-            hand.sort()  # the order of a hand carries no information
+        for s, hand in enumerate(hands):  # to_dict writes every hand sorted (no information)
+            if any(a > b for a, b in zip(hand, hand[1:], strict=False)):
+                raise r.error(f"hands[{s}]", data["hands"][s], "its cards in ascending order")
         state.on_piles = sum(len(p) for p in state.piles)
         state.tops = [pile[-1] if pile else FOUNDATIONS[p] for p, pile in enumerate(state.piles)]
-        over, won = state.over, state.won
+        over, won, hs = state.over, state.won, state.hand_size
         if won != (state.on_piles == NUM_CARDS) or (won and not over):
             raise r.error("won", won, f"true exactly when all {NUM_CARDS} cards are on the piles")
         if over != (current == -1):
             raise r.error("current", current, "-1 exactly when the game is over")
-        if state.draw_pile and not over:  # G6: everyone drew back up while the pile lasted
+        # G4: the minimum is fixed when a turn starts; the draw pile only shrinks when a turn
+        # ends (G6), so it is 2 exactly while the pile lasts. 0 only for a scenario dealt won.
+        dealt_won = won and state.decisions == 0
+        minimum = 0 if dealt_won else MIN_CARDS if state.draw_pile else state.min_cards_when_empty
+        if state.minimum != minimum:
+            raise r.error(
+                "minimum",
+                state.minimum,
+                f"{minimum} (G4: 2 while the draw pile lasts, then min_cards_when_empty; 0 only "
+                f"for a game dealt already won)",
+            )
+        if not state.signals_on:  # G11: no signal without the option
+            for s, mine in enumerate(state.signals):
+                if any(mine):
+                    raise r.error(f"signals[{s}]", data["signals"][s], "all 'none' (signals off)")
+            if any(state.signal_changed):
+                raise r.error("signal_changed", data["signal_changed"], "all false (signals off)")
+        if not over:
+            self._check_running(state, r)
+        elif not won:
+            self._check_lost(state, r)
+        elif not dealt_won and not 1 <= played <= hs:  # G8: the 98th card won during a turn
+            raise r.error(
+                "played_this_turn", played, f"1..{hs} (the turn that placed the last card)"
+            )
+        self._check_counters(state, r)
+
+    def _check_running(self, state: TheGameState, r: StateReader) -> None:
+        hands, current, played, hs = (
+            state.hands,
+            state.current,
+            state.played_this_turn,
+            state.hand_size,
+        )
+        if state.draw_pile:  # G6: everyone drew back up while the draw pile lasted
             for s, hand in enumerate(hands):
-                want = state.hand_size - (played if s == current else 0)
+                want = hs - (played if s == current else 0)
                 if len(hand) != want:
                     raise r.error(
                         f"hands[{s}]",
-                        data["hands"][s],
+                        r.data["hands"][s],
                         f"{want} cards (a full hand, less what the current seat played this "
                         f"turn, while the draw pile lasts)",
                     )
-        if not over and played < state.minimum and not can_play(hands[current], state.tops):
+        elif len(hands[current]) + played > hs:  # the turn began with at most a full hand
+            raise r.error(
+                "played_this_turn",
+                played,
+                f"at most {hs - len(hands[current])} (a hand of {hs} at most when the turn "
+                f"began, {len(hands[current])} still held)",
+            )
+        if played < state.minimum and not can_play(hands[current], state.tops):
             raise r.error(
                 "current",
                 current,
                 "a seat that owes cards and has one that fits (G9 ends the game otherwise)",
             )
+
+    def _check_lost(self, state: TheGameState, r: StateReader) -> None:
+        """G9: the game was lost by a seat that still owed cards and had none that fits, at the
+        start of its turn (nothing played yet, its signals not yet changed) or after a play."""
+        hands, played, hs, data = state.hands, state.played_this_turn, state.hand_size, r.data
+        if played >= state.minimum:
+            raise r.error(
+                "played_this_turn",
+                played,
+                f"fewer than the minimum {state.minimum} (G9: a game is lost by a seat that owes "
+                f"cards)",
+            )
+        if played == 0 and any(state.signal_changed):
+            raise r.error(
+                "signal_changed",
+                data["signal_changed"],
+                "all false (the game was lost as the turn began, before any signal)",
+            )
+        if state.draw_pile:  # G6: full hands, less the one card the stuck seat played
+            short = [s for s, hand in enumerate(hands) if len(hand) != hs]
+            if len(short) != (1 if played else 0) or (
+                short and len(hands[short[0]]) != hs - played
+            ):
+                s = short[0] if short else 0
+                raise r.error(
+                    f"hands[{s}]",
+                    data["hands"][s],
+                    f"hands of {hs} cards (the stuck seat {hs - played}) while the draw pile lasts",
+                )
+        for hand in hands:
+            if _stuck(hand, played, hs, state.tops):
+                return  # the seat that got stuck
+        raise r.error(
+            "over",
+            True,
+            "a lost game only where some seat holds no card that fits (G9), after at most "
+            f"{played} played this turn",
+        )
+
+    def _check_counters(self, state: TheGameState, r: StateReader) -> None:
+        """``decisions`` = plays + ended turns (``turn_index``) + signal changes (G11). Each ended
+        turn placed at least its minimum (2 while the draw pile lasted, G4) and at most a hand
+        (G2); the plays are at most the cards on the piles (a scenario placed the rest)."""
+        hs, T, played = state.hand_size, state.turn_index, state.played_this_turn
+        if played > state.on_piles:
+            raise r.error(
+                "played_this_turn", played, f"at most the {state.on_piles} cards on the piles"
+            )
+        # while the draw pile lasts every turn places 2 (G4); once it is gone, min_cards_when_empty
+        least = played + MIN_CARDS * T
+        if not state.draw_pile and state.min_cards_when_empty == 1:
+            least -= min(T, self._turns_since_the_draw_pile(state))
+        if least > state.on_piles:
+            raise r.error(
+                "turn_index",
+                T,
+                f"fewer ended turns ({least - played} cards placed at least, with {played} this "
+                f"turn, but {state.on_piles} on the piles; G4)",
+            )
+        most = min(state.on_piles, played + hs * T)  # a hand at most each turn (G2)
+        changes = self._signal_changes(state, r) if state.signals_on else 1
+        low, high = state.decisions - T - most, state.decisions - T - least
+        if high < 0 or not changes >> max(0, low) & ((1 << (high - max(0, low) + 1)) - 1):
+            fewest = (changes & -changes).bit_length() - 1
+            raise r.error(
+                "decisions",
+                state.decisions,
+                f"cards played ({least}..{most}: each ended turn placed 2 while the draw pile "
+                f"lasted, G4, a hand at most, G2, and at most the {state.on_piles} cards on the "
+                f"piles) + {T} ended turns + signal changes ({fewest}..{changes.bit_length() - 1}"
+                f", G11)",
+            )
+
+    @staticmethod
+    def _turns_since_the_draw_pile(state: TheGameState) -> int:
+        """The most ended turns that can have begun with the draw pile gone (each placed a card
+        at least, G4, and nobody draws any more, G6): a seat placed at most what its hand lacks
+        since (less this turn's cards). Going back from the current seat the turns went round
+        (G3); only a seat without cards now may have been passed over (G7), so a seat holding
+        cards that lacks none stops the count there."""
+        hands, hs, played = state.hands, state.hand_size, state.played_this_turn
+        lacks = [hs - len(h) for h in hands]
+        if state.over:  # the last seat unknown: only the cards lacking bound it
+            return max(0, sum(lacks) - played)
+        n, current = state.num_players, state.current
+        lacks[current] -= played
+        back = [(current - i) % n for i in range(1, n + 1)]  # current-1, current-2, ..., current
+        holding = [s for s in back if hands[s] or s == current]
+        m = len(holding)
+        rounds = min(i + lacks[s] * m for i, s in enumerate(holding))
+        return rounds + sum(lacks[s] for s in back if s not in holding)
+
+    def _signal_changes(self, state: TheGameState, r: StateReader) -> int:
+        """The numbers of signal changes (G11) that can lead to the signals shown, as a bit set
+        (bit q: q changes). A signal changes at most once a turn, only in its owner's turn,
+        always to another value: one at ``none`` changed 0 or at least 2 times, another at
+        least once, one changed this turn from another value. The turns of each seat: going
+        back from the current seat they went round the table, and only a seat without cards
+        now may have been passed over (G7; nobody while the draw pile lasts)."""
+        n, T, current, changed = (
+            state.num_players,
+            state.turn_index,
+            state.current,
+            state.signal_changed,
+        )
+        hands = state.hands
+        if state.over:  # T + 1 turns with the last, whose seat is not saved
+            turns = [-(-(T + 1) // n) if state.draw_pile else T + 1] * n
+        else:
+            back = [(current - i) % n for i in range(1, n + 1)]  # current-1, ..., current
+            holding = [s for s in back if hands[s] or s == current]
+            m = len(holding)
+            passed = (T - 1) // (m + 1) + 1 if T else 0  # once a round, a round of m + 1
+            turns = [passed] * n
+            for i, s in enumerate(holding):  # the i-th holding seat: turns i, i + m, ... < T
+                turns[s] = -(-(T - i) // m) if T > i else 0
+        bits = 1
+        for s, mine in enumerate(state.signals):
+            for p, v in enumerate(mine):
+                most = turns[s]
+                if s == current and changed[p]:  # this turn's change, from another value
+                    least, most, gap = (2 if v == NONE else 1), most + 1, False
+                else:
+                    least, gap = (0, True) if v == NONE else (1, False)
+                if least > most:
+                    raise r.error(
+                        f"signals[{s}]",
+                        r.data["signals"][s],
+                        f"signals seat {s} can have set in its {turns[s]} turn(s) so far (G11: "
+                        f"one change per pile a turn, to another value)",
+                    )
+                if gap:  # 0, or 2 and more (away and back)
+                    bits = bits | (_spread(bits, 2, most) if most >= 2 else 0)
+                else:
+                    bits = _spread(bits, least, most)
+        if state.over:  # the last turn's changes are the saved ones
+            bits &= ~((1 << sum(changed)) - 1)
+        return bits
 
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
 
@@ -448,8 +647,12 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
 
         A running game also tells ``seat`` that a current player who still owes cards holds one
         that fits (G9 would have ended it otherwise): deals that break this are drawn again
-        (rejection sampling, so the deal is uniform among those consistent with it). Older G9
-        checks, on hands since changed, are not conditioned on."""
+        (rejection sampling, so the deal is uniform among those consistent with it). A lost game
+        tells it that some seat was stuck (G9): unless ``seat`` itself holds such a hand, the
+        other seat that can have been stuck with the fewest cards (hand sizes and the unseen
+        cards are public) is dealt its cards among those that fit no pile, the rest as above
+        (so ``from_dict`` accepts the copy; not weighted by how likely each such seat was).
+        Older G9 checks, on hands since changed, are not conditioned on."""
         clone = self.clone(state, rng=np.random.default_rng(int(rng.integers(2**63))))
         others = [s for s in range(clone.num_players) if s != seat]
         base = list(clone.draw_pile)
@@ -463,10 +666,30 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
             and current in others
             and clone.played_this_turn < clone.minimum
         )
+        stuck, stuck_hand = -1, []
+        hands, played, hs, tops = clone.hands, clone.played_this_turn, clone.hand_size, clone.tops
+        if clone.over and not clone.won and not _stuck(hands[seat], played, hs, tops):
+            unfit = [c for c in base if not can_play([c], tops)]
+            could = [
+                s
+                for s in others
+                if len(hands[s]) <= len(unfit)
+                and (hands[s] or played)
+                and len(hands[s]) + played <= hs
+            ]
+            if could:
+                stuck = min(could, key=lambda s: len(hands[s]))
+                picked = rng.permutation(len(unfit))[: len(hands[stuck])]
+                stuck_hand = sorted(unfit[i] for i in picked)
+                taken = set(stuck_hand)
+                base = [c for c in base if c not in taken]
         for _ in range(100_000):
             pool = [base[i] for i in rng.permutation(len(base))]
             at = 0
             for s in others:
+                if s == stuck:
+                    clone.hands[s] = list(stuck_hand)
+                    continue
                 k = len(clone.hands[s])
                 clone.hands[s] = sorted(pool[at : at + k])
                 at += k
@@ -476,41 +699,74 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
         raise RuntimeError("thegame: no deal of the unseen cards lets the current player move")
 
 
+def _stuck(hand: list[int], played: int, hand_size: int, tops: list[int]) -> bool:
+    """Whether a seat with ``hand`` can be the one a lost game stopped at (G9): it held at most
+    a full hand when the turn began, played ``played`` cards, and none of its cards fits."""
+    return bool(hand or played) and len(hand) + played <= hand_size and not can_play(hand, tops)
+
+
+def _spread(bits: int, low: int, high: int) -> int:
+    """The bit set ``{a + k : a in bits, low <= k <= high}``."""
+    out, width, covered = bits << low, high - low, 1
+    while covered <= width:
+        step = min(covered, width + 1 - covered)
+        out |= out << step
+        covered += step
+    return out
+
+
 # ---- option parsing ---------------------------------------------------------------------------------
 def parse_card(code: Any) -> int:
-    """A card code (``"2"`` .. ``"99"``, or the int) as its value; ConfigError otherwise."""
+    """A card code (exactly ``"2"`` .. ``"99"``, or the int) as its value; ConfigError otherwise
+    (so ``" 5"``, ``"05"`` or a digit of another script such as ``"٣"`` are no codes)."""
     if isinstance(code, int | np.integer) and not isinstance(code, bool):
         value = int(code)
     else:
-        text = str(code).strip()
-        value = int(text) if text.isdigit() else -1
+        value = CODE_TO_CARD.get(code, -1) if isinstance(code, str) else -1
     if not LOWEST <= value <= HIGHEST:
         raise ConfigError(
-            f"unknown thegame card code {code!r}; cards are the numbers {LOWEST}..{HIGHEST} "
-            f"(1 and 100 are the foundations, not cards)"
+            f"unknown thegame card code {_shown(code)}; cards are the numbers {LOWEST}..{HIGHEST} "
+            f"written as such (1 and 100 are the foundations, not cards)"
         )
     return value
 
 
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _parse_piles(piles: Any) -> list[list[int]]:
-    """The ``piles`` scenario option: four builds from the foundations, each legal under G5."""
+    """The ``piles`` scenario option (and saved field): four lists of card codes, bottom first,
+    each a legal G5 build from its foundation (a card higher on piles 0-1, lower on 2-3, or
+    exactly 10 the other way), no card twice."""
     if piles is None:
         return [[] for _ in range(NUM_PILES)]
     if not isinstance(piles, list | tuple) or len(piles) != NUM_PILES:
-        raise ConfigError(f"piles must be a list of {NUM_PILES} lists of card codes, got {piles!r}")
+        raise ConfigError(
+            f"{_shown(piles)}; allowed: a list of {NUM_PILES} lists of card codes (bottom first)"
+        )
     out: list[list[int]] = []
     seen: set[int] = set()
     for p, cards in enumerate(piles):
+        if not isinstance(cards, list | tuple):
+            raise ConfigError(f"pile {p} is {_shown(cards)}; allowed: a list of card codes")
         top = FOUNDATIONS[p]
         pile = []
-        for code in cards:
+        for i, code in enumerate(cards):
+            if not isinstance(code, str):
+                raise ConfigError(
+                    f"pile {p}, card {i} is {_shown(code)}; allowed: a card code (a string)"
+                )
             card = parse_card(code)
             if card in seen:
-                raise ConfigError(f"piles: card {card} appears twice")
+                raise ConfigError(f"card {code!r} appears twice (pile {p}); every card is unique")
             if not fits(card, p, top):
                 raise ConfigError(
-                    f"piles: {card} cannot go on pile {p} over {top} "
-                    f"({'ascending' if ASCENDING[p] else 'descending'}, G5)"
+                    f"{code!r} cannot go on pile {p} over {top} "
+                    f"({'ascending' if ASCENDING[p] else 'descending'}: G5 takes a card "
+                    f"{'higher' if ASCENDING[p] else 'lower'} or exactly 10 "
+                    f"{'lower' if ASCENDING[p] else 'higher'})"
                 )
             seen.add(card)
             pile.append(card)
