@@ -375,6 +375,17 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
             )
         for s, cards in enumerate(table):
             self._check_row(state, r, s, cards)
+        discard = state.discard_pile
+        if (
+            state.round_index == 0
+            and discard
+            and not (len(discard) == 2 and discard[0] == EXTRA_LIFE and discard[1] <= 6)
+        ):  # F10, F16: in the first round only a used EXTRA_LIFE and its duplicate are thrown
+            raise r.error(
+                "discard_pile",
+                data["discard_pile"],
+                "[] or [EXTRA_LIFE, the duplicate it cancelled] in the first round (F10, F16)",
+            )
         self.check_rows(state, r, 6, BUSTED)  # number values 1..6 (and ZERO)
         self._check_turns(state, r)
         self._check_decisions(state, r)
@@ -542,19 +553,25 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
         # nobody stayed for want of cards while a pile holds some (F16), nor at a Flip 6 unless
         # the game ended there
         stays = stayed if (state.draw_pile or state.discard_pile) and not state.over else 0
-        least = hits + aims + stays + state.round_index
+        # a finished round took two decisions or more: one aim during the deal puts at most
+        # two seats out (a FLIP3 target and a FREEZE inside it, F12), so a seat of the three or
+        # more still decides
+        least = hits + aims + stays + 2 * state.round_index
         most = None
         if state.round_index == 0 and any(
             c in (FREEZE, FLIP3, DOUBLE) for c in (*state.draw_pile, *state.discard_pile)
         ):  # a card that stays on the table all round is in a pile: never reshuffled (F16)
             drawn = len(FULL_DECK) - len(state.draw_pile)
-            most = drawn - dealt - flip3_drawn + stayed + 2
+            flip3 = any(FLIP3 in cards for cards in state.table)
+            reached = state.stack[0][1] if state.stack else state.num_players
+            least = max(least, drawn - reached - 3 * flip3 + aims + stays)
+            most = drawn - dealt - flip3_drawn + stayed + aims
         if state.decisions < least or (most is not None and state.decisions > most):
             allowed = f"at least {least}" if most is None else f"{least}..{most}"
             raise r.error(
                 "decisions",
                 r.data["decisions"],
-                f"{allowed}: the hits, stays and aims the table implies (F6-F12), and one or "
+                f"{allowed}: the hits, stays and aims the table implies (F6-F12), and two or "
                 f"more per finished round ({state.round_index})",
             )
 
