@@ -28,7 +28,7 @@ import numpy as np
 
 from cardarena.envs.core import engine_parts as parts
 from cardarena.envs.core import state_fields as sf
-from cardarena.envs.core.errors import IllegalActionError
+from cardarena.envs.core.errors import ConfigError, IllegalActionError
 from cardarena.envs.core.race import RaceGame, RaceState, race_fields
 from cardarena.envs.core.state_io import StateReader
 
@@ -179,10 +179,37 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
     ) -> Flip6State:
         """Start a game (F4, F5). Options: ``deck`` (codes, top first), ``scores`` (per seat),
         ``dealer``; other options are ignored."""
+        if options:
+            self._check_options(options)
         state, _ = self.deal(rng, options, ("has_life", "has_double"))
         self._start_round(state)
         self._advance(state)
         return state
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        """What the reset options' own parsers do not say: a ``deck`` code that is no card code
+        (named with the option), and a ``scores`` total at the target (F17: that game is over)."""
+        deck = options.get("deck")
+        for code in deck if isinstance(deck, list | tuple) else ():
+            known = isinstance(code, str) and code.isascii()  # F1, F2: the codes of the rules
+            try:
+                parse_card(code if known else None)
+            except ConfigError:
+                known = False
+            if not known:
+                raise ConfigError(
+                    f"flip6: reset option 'deck' holds {code!r}, not a card code; known codes: "
+                    f"{CARD_CODES}"
+                )
+        scores, target = options.get("scores"), self.target_score
+        for s, total in enumerate(scores if isinstance(scores, list | tuple) else ()):
+            if isinstance(total, int | np.integer) and not isinstance(total, bool):
+                if total >= target:
+                    raise ConfigError(
+                        f"flip6: reset option 'scores' gives seat {s} a total of {total}; "
+                        f"allowed: totals in [0, {target - 1}], under target_score {target} (a "
+                        f"total at the target has ended the game, F17)"
+                    )
 
     # ---- queries ------------------------------------------------------------------------------
     decision_names = DECISION_NAMES
