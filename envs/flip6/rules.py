@@ -413,6 +413,19 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
                 data["discard_pile"],
                 "[] or [EXTRA_LIFE, the duplicate it cancelled] in the first round (F10, F16)",
             )
+        if (
+            discard
+            and len(discard) < n - 1
+            and not (len(discard) == 2 and discard[0] == EXTRA_LIFE and discard[1] <= 6)
+        ):  # F16: unless reshuffled this round, it ends with the last round's table: every
+            # seat's deal card lies on a row, but one FREEZE may be a deal card and freeze a seat
+            # before its own (F5, F11)
+            raise r.error(
+                "discard_pile",
+                data["discard_pile"],
+                f"[], [EXTRA_LIFE, the duplicate it cancelled] (reshuffled this round) or "
+                f"{n - 1} cards or more (the last round's table) after the first round (F5, F16)",
+            )
         self.check_rows(state, r, 6, BUSTED)  # number values 1..6 (and ZERO)
         self._check_turns(state, r)
         self._check_decisions(state, r)
@@ -580,10 +593,11 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
         # nobody stayed for want of cards while a pile holds some (F16), nor at a Flip 6 unless
         # the game ended there
         stays = stayed if (state.draw_pile or state.discard_pile) and not state.over else 0
-        # a finished round took two decisions or more: one aim during the deal puts at most
-        # two seats out (a FLIP3 target and a FREEZE inside it, F12), so a seat of the three or
-        # more still decides
-        least = hits + aims + stays + 2 * state.round_index
+        # a finished round took a decision per seat or more: each seat left it by its own STAY
+        # or HIT (F7, F8), or by an aim at it (a FREEZE, or a FLIP3 it busted or froze in: one
+        # seat per aim, F11, F12), or all at once at a Flip 6 (F9), which takes the maker two
+        # HITs after its deal card and a FLIP3 and every other seat still in a turn between
+        least = hits + aims + stays + state.num_players * state.round_index
         most = None
         if state.round_index == 0 and any(
             c in (FREEZE, FLIP3, DOUBLE) for c in (*state.draw_pile, *state.discard_pile)
@@ -598,8 +612,8 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
             raise r.error(
                 "decisions",
                 r.data["decisions"],
-                f"{allowed}: the hits, stays and aims the table implies (F6-F12), and two or "
-                f"more per finished round ({state.round_index})",
+                f"{allowed}: the hits, stays and aims the table implies (F6-F12), and one per "
+                f"seat or more in each finished round ({state.round_index})",
             )
 
     def _check_banked(self, state: Flip6State, r: StateReader) -> None:
