@@ -454,8 +454,10 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
                     "a busted row: no EXTRA_LIFE, each value once but the last card, a "
                     "duplicate (F8, F10)",
                 )
-        if sum(1 for c in set(cards) if c <= 6) == 6 and not (
-            state.over and status == STAYED and state.flip6_seat == s
+        if (
+            len(cards) >= 6
+            and sum(1 for c in set(cards) if c <= 6) == 6
+            and not (state.over and status == STAYED and state.flip6_seat == s)
         ):
             raise r.error(
                 f"table[{s}]",
@@ -523,6 +525,9 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
         used = len(discard) >= 2 and discard[-2] == EXTRA_LIFE and discard[-1] <= 6
         lives = int(used) if unshuffled else None
         ok = least >= 0 and self._deal_cards_aimed(state, empty)
+        # the cards aimed as deal cards of seats out of the round now absorb no HIT (those of
+        # seats still in count among their cards drawn beyond those in sight)
+        aimed -= sum(1 for pos in empty if status[(pos + dealer + 1) % n] != IN_ROUND)
         if ok:
             ok = False
             for laps in [least] if state.stack else [least, least + 1, least + 2]:
