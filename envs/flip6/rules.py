@@ -602,7 +602,14 @@ class Flip6Game(RaceGame[Flip6State], describe=describe_action, parse=parse_acti
         # or HIT (F7, F8), or by an aim at it (a FREEZE, or a FLIP3 it busted or froze in: one
         # seat per aim, F11, F12), or all at once at a Flip 6 (F9), which takes the maker two
         # HITs after its deal card and a FLIP3 and every other seat still in a turn between
-        least = hits + aims + stays + state.num_players * state.round_index
+        n, rounds, discard = state.num_players, state.round_index, state.discard_pile
+        done = n * rounds
+        if rounds and discard and not (len(discard) == 2 and discard[0] == EXTRA_LIFE):
+            # not reshuffled this round: the discard pile holds the tables of the k <= rounds
+            # last rounds and an EXTRA_LIFE pair a round at most; a table's cards beyond the deal
+            # (n) and a FLIP3 (3) came by HITs (F5, F8, F10, F12, F16)
+            done = max(done, len(discard) - 2 - rounds * (n + 5))
+        least = hits + aims + stays + done
         most = None
         if state.round_index == 0 and any(
             c in (FREEZE, FLIP3, DOUBLE) for c in (*state.draw_pile, *state.discard_pile)
