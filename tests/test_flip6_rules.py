@@ -11,6 +11,7 @@ Seat order of the deal (F5): with dealer D the deal goes D+1, D+2, ... (mod N). 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -697,8 +698,8 @@ def test_F16_discard_pile_is_reshuffled_when_the_draw_pile_runs_out_not_the_tabl
     assert d["status"][1] == ("busted" if drawn == "5" else "in_round")
 
 
-def test_F16_forced_stay_when_draw_and_discard_piles_are_empty() -> None:
-    """6 players put all 26 cards on the table; FLIP3 then a turn find nothing to draw."""
+def all_cards_out() -> CardGameEnv:
+    """6 players, all 26 cards dealt but DOUBLE; seat 1 aims its FLIP3 next (F16 tests)."""
     deck = [
         *["6"] * 6,  # deal, seats 0..5
         *["5", "5", "5", "5", "5", "FREEZE"],
@@ -719,6 +720,12 @@ def test_F16_forced_stay_when_draw_and_discard_piles_are_empty() -> None:
     d = play(env, moves)
     assert decision(env) == ("target_flip3", 1)
     assert d["draw_pile"] == ["DOUBLE"] and d["discard_pile"] == []
+    return env
+
+
+def test_F16_forced_stay_when_draw_and_discard_piles_are_empty() -> None:
+    """6 players put all 26 cards on the table; FLIP3 then a turn find nothing to draw."""
+    env = all_cards_out()
     d = play(env, ["1 target 1"])  # draws DOUBLE, then nothing is left: seat 1 must stay
     assert d["table"][1] == ["6", "5", "4", "3", "2", "FLIP3", "DOUBLE"]
     assert d["status"][1] == "stayed"
@@ -742,23 +749,30 @@ def test_F16_forced_stay_when_draw_and_discard_piles_are_empty() -> None:
     assert len(d["draw_pile"]) + sum(len(t) for t in d["table"]) + len(d["set_aside"]) == 26
 
 
-def test_F16_forced_stay_on_a_doctored_state() -> None:
-    """Same rule via from_dict: everything but seat 1's cards moved onto busted seats' tables."""
-    env = make(["4", "5", "6", "3"])
-    data = env.to_dict()
-    rest = data["draw_pile"]
-    data["draw_pile"] = []
-    data["table"][2] = data["table"][2] + rest
-    data["status"][2] = "busted"
-    env.from_dict(data)
-    check_conservation(env)
-    assert decision(env) == ("turn", 1)
-    assert env.legal_actions() == [STAY]
+def test_F16_forced_stay_on_a_restored_state() -> None:
+    """Same rule via from_dict: the state above with both piles empty, saved and restored into a
+    fresh env; a doctored state with every other card on a busted seat is refused (F8: a busted
+    row holds its one duplicate last)."""
+    env = all_cards_out()
+    play(env, ["1 target 1"])
+    data = json.loads(json.dumps(env.to_dict()))
+    twin = envs.make("flip6", num_players=6)
+    twin.reset(seed=5)
+    twin.from_dict(data)
+    check_conservation(twin)
+    assert decision(twin) == ("turn", 2)
+    assert twin.legal_actions() == [STAY]
     with pytest.raises(IllegalActionError):
-        env.step(HIT)
-    d = play(env, ["1 stay"])
-    assert d["scores"] == [0, 4, 0, 0]
-    assert decision(env) == ("turn", 3)
+        twin.step(HIT)
+    d = play(twin, ["2 stay"])
+    assert d["scores"] == [0, 40, 19, 15, 11, 6]
+    assert decision(twin) == ("turn", 0)
+    doctored = make(["4", "5", "6", "3"]).to_dict()
+    doctored["table"][2] = doctored["table"][2] + doctored["draw_pile"]
+    doctored["draw_pile"] = []
+    doctored["status"][2] = "busted"
+    with pytest.raises(ConfigError, match=r"table\[2\]"):
+        make(["4", "5", "6", "3"]).from_dict(doctored)
 
 
 # ---- F17: end of game -------------------------------------------------------------------------------

@@ -8,4 +8,12 @@ fails a corruption that ``from_dict`` accepts in any other field.
 REACHABLE: dict[str, str] = {
     r"rng(\..+)?": "the generator only decides the cards not yet dealt: every state numpy accepts "
     "(checked to be exactly what to_dict writes) is a possible future of the deal",
+    r"target_score": "any target of the option's range (1..10,000): from_dict holds every total "
+    "under it while the game runs and every winner to have crossed it with its last bank (F17)",
+    r"scores\.\d+": "a game total is any start the reset option scores gives (under the target) "
+    "plus what the seat banked since; from_dict holds a seat that banked this round to at least "
+    "that round score (F14), every total under the target while the game runs, and a winner "
+    "to have been under it before its last bank (F17, F18)",
+    r"flip6_seat": "any seat may have made the last Flip 6 of an earlier round, or none (-1); "
+    "from_dict requires -1 before any round ended and the maker after a game-ending Flip 6 (F9)",
 }
