@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cardarena import envs
-from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError, ResetNeededError
 from cardarena.envs.core.pictures import OBSERVER, picture
 
 GAMES = envs.names()
@@ -51,7 +51,8 @@ def test_gym_env_renders_the_learners_view(game, n):
         f"cardarena/{game}-v0", num_players=n, render_mode="rgb_array", opponents="random"
     )
     assert "rgb_array" in env.metadata["render_modes"] and env.metadata["render_fps"] > 0
-    assert _is_picture(env.unwrapped.render())  # before reset: a table saying so
+    with pytest.raises(ResetNeededError, match=r"reset\(\)"):  # before reset: nothing to show
+        env.unwrapped.render()
     env.reset(seed=1)
     first = env.render()
     assert _is_picture(first)
@@ -75,7 +76,8 @@ def test_gym_env_renders_the_learners_view(game, n):
 def test_aec_env_renders_a_seat_the_public_table_or_the_observer(game, n):
     env = envs.make(game, num_players=n, render_mode="rgb_array")
     assert "rgb_array" in env.metadata["render_modes"] and env.metadata["render_fps"] > 0
-    assert _is_picture(env.render())  # before reset
+    with pytest.raises(ResetNeededError, match=r"reset\(\)"):  # before reset: nothing to show
+        env.render()
     env.reset(seed=0)
     public = env.render()
     assert _is_picture(public) and env.render_seat is None  # the default shows no private card
