@@ -439,7 +439,8 @@ def test_U12_empty_draw_pile_reshuffles_the_discard_pile() -> None:
     d = env.to_dict()
     old = d["draw_pile"]
     d["discard_pile"], d["draw_pile"] = old, []
-    d["discard_mark"] = len(old)  # discarded before this turn (from_dict refuses any other mark)
+    # discarded before this turn, in earlier turns (from_dict refuses a pile no past can give)
+    d["discard_mark"], d["turn"], d["decisions"] = len(old), 9, 3 * len(old)
     env.from_dict(d)
     check_conservation(env)
     act(env, "0 draw 2")

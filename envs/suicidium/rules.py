@@ -1216,6 +1216,9 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 raise r.error(
                     "phase", PHASE_NAMES[state.phase], "draw or resolution (where a game ends)"
                 )
+            if state.phase == PH_DRAW and state.winners == [state.active]:
+                # U5/U7: the draw ends a game for the drawer's loss (SURVIVE) or an opponent's win
+                raise r.error("active", state.active, "the seat whose draw ended the game")
         else:
             state.decision = r.choice("decision", DECISION_NAMES[1:], data.get("decision")) + 1
             self._check_running(r, state)
@@ -1467,11 +1470,14 @@ def _check_turn(r: StateReader, state: SuicidiumState) -> None:
     if state.phase == PH_DRAW and state.table:
         raise r.error("played", len(state.table), "[] in the DRAW phase (U7, U8)")
     _check_lasting(r, state)
+    _check_objects(r, state)
     _check_hands(r, state)
     responded = _check_plays(r, state)
     _check_window(r, state, responded)
     _check_skips(r, state)
+    _check_draw(r, state)
     _check_resolution(r, state)
+    _check_decisions(r, state)
 
 
 def _check_lasting(r: StateReader, state: SuicidiumState) -> None:
@@ -1491,6 +1497,25 @@ def _check_lasting(r: StateReader, state: SuicidiumState) -> None:
                 )
 
 
+def _check_objects(r: StateReader, state: SuicidiumState) -> None:
+    """U5/U36: an object that matches what a seat holds ends its game, so only the last object of
+    a seat out of the game (SURVIVE) or of the winner (DEPRESSION) may match the ones before."""
+    ended = (
+        state.winners
+        if state.mode == DEPRESSION
+        else [s for s in range(state.num_players) if not state.alive[s]]
+    )
+    for s, objs in enumerate(state.objects):
+        for k, o in enumerate(objs):
+            if (k < len(objs) - 1 or s not in ended) and object_matches(objs[:k], o):
+                raise r.error(
+                    f"objects[{s}]",
+                    [OBJECT_CODES[x] for x in objs],
+                    "objects of distinct types without BOOTH, but for the last one of a seat "
+                    "whose game it ended (U5, U36)",
+                )
+
+
 def _check_hands(r: StateReader, state: SuicidiumState) -> None:
     """U4: the first decision of a game sees the hands as dealt (7 cards at most); a card anyone
     knows the holder of lies in a hand (U26: peeks, steals, exchanges, takes)."""
@@ -1503,6 +1528,10 @@ def _check_hands(r: StateReader, state: SuicidiumState) -> None:
                     f"at most {HAND_SIZE} cards before the first decision (U4: dealt 7)",
                 )
     known = state.known_by
+    for s, hand in enumerate(state.hands):
+        for c in hand:  # its holder learns nobody's hand by itself: a peek marks the peeker, a
+            if known[c] == 1 << s:  # steal or exchange both seats, a take everyone (U26, U28)
+                raise r.error(f"known_by[{CARD_IDS[c]!r}]", known[c], "not its holder alone")
     in_hands = {c for hand in state.hands for c in hand}
     for c, mask in enumerate(known):
         if mask and c not in in_hands:
@@ -1536,12 +1565,16 @@ def _check_seats_of(r: StateReader, state: SuicidiumState, i: int, resolving: bo
         allowed = "the seats in the game when it was played, clockwise from its player"
     elif TARGETING[card] == T_CARD:
         return
-    elif eff in _TWO:
-        ok = bool(seats) and seats[0] == player and player not in seats[1:]
-        allowed = "its player, then an opponent (U30)"
     else:
-        ok = TARGETING[card] == T_ANY or player not in seats
-        allowed = "an opponent (U30)"
+        two = eff in _TWO
+        chosen = i < len(state.table) - 1 or state.decision != D_TARGET_PLAYER
+        if two:
+            ok = bool(seats) and seats[0] == player and player not in seats[1:]
+            allowed = "its player, then an opponent (U30)"
+        else:
+            ok = TARGETING[card] == T_ANY or player not in seats
+            allowed = "an opponent (U30)"
+        ok = ok and len(seats) == (1 + two if chosen else two)
     if not ok:
         raise _plays_error(r, i, ".seats", seats, allowed)
 
@@ -1754,3 +1787,78 @@ def _check_resolution(r: StateReader, state: SuicidiumState) -> None:
                 bool(placed),
                 "true for a resolved lasting event before its target (U27)",
             )
+
+
+_MAX_RANDOM = max(AMOUNT[c] for c in range(NUM_CARDS) if EFFECT[c] == E_DISCARD_RANDOM)
+
+
+def _check_draw(r: StateReader, state: SuicidiumState) -> None:
+    """U7/U9: what this turn's draw left, while nothing else has touched hands and WP (before the
+    resolution): the active seat's hand with the cards it played this turn, and the WP paid."""
+    if state.over or state.phase not in (PH_MAIN, PH_RESPONSE):
+        return
+    a, k = state.active, state.drew
+    before = len(state.hands[a]) + sum(e[E_PLAYER] == a for e in state.table)
+    if k >= 2 and before > HAND_SIZE:  # drawing k >= 2 fills a hand to at most 7 (U4, U7)
+        raise r.error("drew", k, f"0..1 for a hand of {before} after the draw (U4, U7)")
+    if k == 0 and not state.skip_draw_now:  # "draw 0" only with a card to open MAIN (U9)
+        cards = state.hands[a] + [e[E_CARD] for e in state.table if e[E_PLAYER] == a]
+        if not _can_open_main(cards):
+            raise r.error("drew", k, ">= 1: draw 0 needs a POINTS or EVENT card to play (U9)")
+    if not k:
+        return
+    # each card drawn costs WP (U7): a seat that never reached 0 (no object) paid from 10 at
+    # most; in SURVIVE a drawer that reached 0 and drew a new type stopped at 10 (U5)
+    payers = [a] if state.mode == SURVIVE else [o for o in range(state.num_players) if o != a]
+    for o in payers:
+        w = state.wp[o]
+        if not state.alive[o] or w <= MAX_WP - k:
+            continue
+        if not state.objects[o] or (state.mode == SURVIVE and w != START_WP):
+            raise r.error("drew", k, f"at most {MAX_WP - w}: seat {o} paid no more WP (U5, U7)")
+
+
+def _turn_decisions(state: SuicidiumState) -> int:
+    """The fewest decisions the turn under way has asked so far (U7-U10)."""
+    table, phase, n, a = state.table, state.phase, state.num_players, state.active
+    count = int((phase != PH_DRAW or state.over) and not state.skip_draw_now)  # the draw
+    runs: dict[int, int] = {}
+    main = 0
+    for card, player, target, seats, _ in table:
+        count += 1  # the play
+        if TARGETING[card] == T_CARD:
+            count += (target >= 0) + (len(seats) if EFFECT[card] == E_REDIRECT else 0)
+        elif TARGETING[card] != T_NONE:
+            count += len(seats) - (EFFECT[card] in _TWO)
+        if player == a and not runs:
+            main += 1
+        else:
+            runs[player] = runs.get(player, 0) + 1
+    if phase in (PH_RESPONSE, PH_RESOLUTION):
+        count += main < MAX_PLAYS  # the pass that ended MAIN (U8)
+        if phase == PH_RESPONSE:
+            k = (state.decider - a) % n
+            asked = [(a + j) % n for j in range(1, k if k else n)]
+        else:
+            asked = [(a + j) % n for j in range(1, n)] + ([a] if state.responded else [])
+        # each seat asked in the window passed, unless it played 3 (U10)
+        count += sum(1 for s in asked if state.alive[s] and runs.get(s, 0) < MAX_PLAYS)
+    return count
+
+
+def _check_decisions(r: StateReader, state: SuicidiumState) -> None:
+    """The decision counter: at least this turn's, one per earlier turn but for passes (U9:
+    never more than 4n in a row, else the engine stops), and one per card that reached the
+    discard pile but for a random discard's (U26) where no seat ever left the game (U5)."""
+    n, before = state.num_players, state.turn - 1
+    # an earlier turn passes (U9) only barred from drawing by a skip placed in an earlier turn
+    # (a play and its target: 2 decisions, one pass each), or with both piles empty: then every
+    # card has left the draw pile, dealt (7 a seat at most, U4) or drawn (7 a decision at most)
+    piles_emptied = -(-(_deck_size(state) - HAND_SIZE * n) // HAND_SIZE)
+    least = _turn_decisions(state) + min(
+        -(-2 * before // 3), max(piles_emptied, before // (4 * n + 1))
+    )
+    if state.mode == DEPRESSION or all(state.alive):
+        least = max(least, -(-len(state.discard_pile) // (1 + _MAX_RANDOM)))
+    if state.decisions < least:
+        raise r.error("decisions", state.decisions, f">= {least} (the decisions this game asked)")
