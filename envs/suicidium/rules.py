@@ -500,22 +500,58 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         )
 
     # ---- set-up --------------------------------------------------------------------------------
+    @staticmethod
+    def _codes(key: str, value: Any, what: str = "card ids") -> list[str]:
+        """A reset option that is a list of codes (None: none), refused naming ``key``."""
+        if value is None:
+            return []
+        if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+            raise ConfigError(
+                f"suicidium reset option {key!r} must be a list of {what}, got {value!r}"
+            )
+        return list(value)
+
+    @staticmethod
+    def _per_seat(key: str, value: Any, n: int, what: str) -> list[list[str]] | None:
+        """A reset option with one list of codes per seat (None: not given)."""
+        if value is None:
+            return None
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != n
+            or not all(
+                isinstance(v, list | tuple) and all(isinstance(c, str) for c in v) for v in value
+            )
+        ):
+            raise ConfigError(
+                f"suicidium reset option {key!r} must be {n} lists of {what} (one per seat), "
+                f"got {value!r}"
+            )
+        return [list(v) for v in value]
+
+    @staticmethod
+    def _named(key: str, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` with its ConfigError naming the reset option ``key``."""
+        try:
+            return fn(*args)
+        except ConfigError as err:
+            raise ConfigError(f"suicidium reset option {key!r}: {err}") from None
+
     def _held_objects(self, held_opt: Any) -> tuple[list[list[int]], list[int]]:
         """The reset option ``held`` (object codes per seat; None: none): (objects per seat, the
         object deck left)."""
         n = self.num_players
         held: list[list[int]] = [[] for _ in range(n)]
         rest_objects = list(self.object_deck)
-        if held_opt is not None:
-            if not isinstance(held_opt, list | tuple) or len(held_opt) != n:
-                raise ConfigError(f"held must be {n} lists of object codes, got {held_opt!r}")
-            for s, codes in enumerate(held_opt):
-                for code in codes:
-                    obj = parse_object(code)
-                    if obj not in rest_objects:
-                        raise ConfigError(f"held: no {code!r} left in the object deck")
-                    rest_objects.remove(obj)
-                    held[s].append(obj)
+        for s, codes in enumerate(self._per_seat("held", held_opt, n, "object codes") or []):
+            for code in codes:
+                obj = self._named("held", parse_object, code)
+                if obj not in rest_objects:
+                    raise ConfigError(
+                        f"suicidium reset option 'held': no {code!r} left in the object deck"
+                    )
+                rest_objects.remove(obj)
+                held[s].append(obj)
         return held, rest_objects
 
     def new_game(
@@ -526,45 +562,62 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         Options: ``deck`` (action card ids, top first; without ``hands`` the top 7 go to seat 0,
         the next 7 to seat 1, ...; object codes in it stack the object deck after ``objects``),
         ``objects`` (object codes, top first), ``hands`` (exact hands
-        per seat; then nothing is dealt), ``wp`` (per seat, 1..10), ``held`` (object codes each
-        seat already holds), ``first_player`` (seat, default 0).
+        per seat, 7 cards at most (U4); then nothing is dealt), ``wp`` (per seat, 1..10),
+        ``held`` (object codes each seat already holds), ``first_player`` (seat, default 0).
+        The state they give must be one ``from_dict`` accepts (the engine's guard checks it).
         """
         options = dict(options or {})
         n = self.num_players
         top: list[int] = []
         deck_objects: list[int] = []  # object codes inside `deck` stack the object deck
-        for code in options.pop("deck", None) or []:
-            if str(code).strip().upper() in OBJECT_CODES:
+        for code in self._codes("deck", options.pop("deck", None)):
+            if code.strip().upper() in OBJECT_CODES:
                 deck_objects.append(parse_object(code))
             else:
-                top.append(self.parse_card(code))
-        hands_opt = options.pop("hands", None)
+                top.append(self._named("deck", self.parse_card, code))
+        hands_opt = self._per_seat("hands", options.pop("hands", None), n, "card ids")
         if hands_opt is not None:
-            if not isinstance(hands_opt, list | tuple) or len(hands_opt) != n:
-                raise ConfigError(f"hands must be {n} lists of card ids, got {hands_opt!r}")
-            hands = [[self.parse_card(c) for c in h] for h in hands_opt]
+            hands = [[self._named("hands", self.parse_card, c) for c in h] for h in hands_opt]
             rest = list(self.action_deck)
             for h in hands:
                 for c in h:
                     if c not in rest:
-                        raise ConfigError(f"hands: card {CARD_IDS[c]!r} is dealt twice")
+                        raise ConfigError(
+                            f"suicidium reset option 'hands': card {CARD_IDS[c]!r} is dealt twice"
+                        )
                     rest.remove(c)
-            pile = parts.stack_deck(rest, top, rng, CARD_IDS)
+            pile = self._named("deck", parts.stack_deck, rest, top, rng, CARD_IDS)
         else:
-            pile = parts.stack_deck(self.action_deck, top, rng, CARD_IDS)
+            pile = self._named("deck", parts.stack_deck, self.action_deck, top, rng, CARD_IDS)
             hands = [pile[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(n)]
             pile = pile[HAND_SIZE * n :]
         held, rest_objects = self._held_objects(options.pop("held", None))
-        object_top = [parse_object(c) for c in options.pop("objects", None) or []] + deck_objects
-        object_pile = parts.stack_deck(rest_objects, object_top, rng, OBJECT_CODES)
+        object_top = [
+            self._named("objects", parse_object, c)
+            for c in self._codes("objects", options.pop("objects", None), "object codes")
+        ] + deck_objects
+        object_pile = self._named(
+            "objects (with the object codes in 'deck' and those 'held')",
+            parts.stack_deck,
+            rest_objects,
+            object_top,
+            rng,
+            OBJECT_CODES,
+        )
         wp = options.pop("wp", None)
         if wp is None:
             wp = [START_WP] * n
-        elif len(wp) != n or any(
-            isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
-            for w in wp
+        elif (
+            not isinstance(wp, list | tuple)
+            or len(wp) != n
+            or any(
+                isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
+                for w in wp
+            )
         ):
-            raise ConfigError(f"wp must be {n} integers in [1, {MAX_WP}], got {wp!r}")
+            raise ConfigError(
+                f"suicidium reset option 'wp' must be {n} integers in [1, {MAX_WP}], got {wp!r}"
+            )
         first = check_int("first_player", options.pop("first_player", 0), 0, n - 1)
         if options:
             raise ConfigError(
