@@ -1721,6 +1721,7 @@ def _check_window(r: StateReader, state: SuicidiumState, responded: bool) -> Non
         played = len(table) - waiting if phase == PH_MAIN else 0
         responded = responded and phase == PH_RESOLUTION
         active_responding = responded
+    _check_step(r, state, played)
     if state.played != played:
         raise r.error("played_count", state.played, f"{played} (the decider's cards so far)")
     if state.responders != responders:
@@ -1738,6 +1739,19 @@ def _check_window(r: StateReader, state: SuicidiumState, responded: bool) -> Non
             need = int(len(seats) == (EFFECT[card] in _TWO))
     if state.need != need or (decision == D_TARGET_PLAYER and need < 1):
         raise r.error("need", state.need, f"{need} (recipients still to choose)")
+
+
+def _check_step(r: StateReader, state: SuicidiumState, played: int) -> None:
+    """The step the engine waits in (see ``_advance``): a responder's first card comes from
+    ST_NEXT_RESPONDER, its later ones from ST_RESPOND; MAIN's cards from ST_MAIN."""
+    if state.over:
+        return
+    if state.phase == PH_RESPONSE:
+        step = ST_RESPOND if played else ST_NEXT_RESPONDER
+    else:
+        step = {PH_DRAW: ST_WAIT, PH_MAIN: ST_MAIN, PH_RESOLUTION: ST_RESOLVE}[state.phase]
+    if state.step != step:
+        raise r.error("step", state.step, f"{step} (where this decision waits)")
 
 
 def _check_skips(r: StateReader, state: SuicidiumState) -> None:
