@@ -1632,6 +1632,18 @@ def _check_seats_of(r: StateReader, state: SuicidiumState, i: int, resolving: bo
         raise _plays_error(r, i, ".seats", seats, allowed)
 
 
+def _hit(state: SuicidiumState) -> set[int]:
+    """The seats the POINTS cards resolved so far this turn reached (U11, U20-U23)."""
+    table = state.table
+    activity = table_activity(table)
+    return {
+        s
+        for i, e in enumerate(table[: state.res_idx])
+        if e[E_TARGET] < 0 and activity[i] and KIND[e[E_CARD]] == POINTS
+        for s in card_modifiers(table, activity, i)[1]
+    }
+
+
 def _check_plays(r: StateReader, state: SuicidiumState) -> bool:
     """U8/U10: the active seat's MAIN cards (at most 3) come first, then the responses of each
     opponent that responds, clockwise from the active seat (at most 3 each), then the active
@@ -1640,13 +1652,7 @@ def _check_plays(r: StateReader, state: SuicidiumState) -> bool:
     table, n, a = state.table, state.num_players, state.active
     resolving = state.phase == PH_RESOLUTION
     if resolving:  # U5/U11: a seat leaves during the resolution only hit by a resolved POINTS card
-        activity = table_activity(table)
-        hit = {
-            s
-            for i, e in enumerate(table[: state.res_idx])
-            if e[E_TARGET] < 0 and activity[i] and KIND[e[E_CARD]] == POINTS
-            for s in card_modifiers(table, activity, i)[1]
-        }
+        hit = _hit(state)
         for i, e in enumerate(table):
             for s in [e[E_PLAYER], *e[E_SEATS]]:
                 if not state.alive[s] and s not in hit:
@@ -1778,7 +1784,13 @@ def _check_skips(r: StateReader, state: SuicidiumState) -> None:
     # resolved discard effects (U26), the hands of seats that left the game (U5)
     extra = len(state.discard_pile) - state.discard_mark
     most = int(state.drew == 1)
-    if state.mode == SURVIVE and not all(state.alive) and (state.over or phase == PH_RESOLUTION):
+    if phase in (PH_MAIN, PH_RESPONSE):  # "discard one, draw one" is a full hand's (U7)
+        a = state.active
+        most &= len(state.hands[a]) + sum(e[E_PLAYER] == a for e in state.table) >= HAND_SIZE
+    out = [p for p in range(state.num_players) if not state.alive[p]]
+    if state.mode == SURVIVE and (
+        (phase == PH_DRAW and state.over) or (phase == PH_RESOLUTION and set(out) & _hit(state))
+    ):  # a seat left the game this turn: its hand went to the pile (U5)
         most = len(state.discard_pile)
     elif phase == PH_RESOLUTION:
         active = table_activity(state.table)
