@@ -67,7 +67,8 @@ def _options(plan: np.random.Generator, n: int) -> dict[str, Any] | None:
         options["held"] = [list(every) for _ in range(n)]
         options["objects"] = ["BOOTH"]
     else:
-        objects = plan.permutation([0] * 4 + [1] * 4 + [2] * 4 + [3])[:n].tolist()
+        # no BOOTH: it matches every type (U5, U36), so no seat still playing holds it
+        objects = plan.permutation([0] * 4 + [1] * 4 + [2] * 4)[:n].tolist()
         options["held"] = [[OBJECT_CODES[o]] for o in objects]
     if plan.integers(3) == 0:
         top = plan.permutation(BASE_DECK)[: int(plan.integers(1, 20))]

@@ -226,12 +226,30 @@ def test_U5_zero_draws_an_object_new_type_resets_same_type_eliminates_or_wins() 
 
 
 def test_U5_empty_object_deck_counts_as_a_match() -> None:
-    rest = ["RAZOR"] * 3 + ["NOOSE"] * 4 + ["POISON"] * 4 + ["BOOTH"]
-    env = make([["SFRATTO"]], wp=[10, 3, 10], held=[[], ["RAZOR"], rest])
-    assert env.to_dict()["object_pile"] == []
-    act(env, "0 draw 0", "0 play SFRATTO", "0 target 1")
-    end_turn_no_responses(env, 0)
-    assert env.to_dict()["in_game"] == [True, False, True]
+    # the 13 objects leave the deck only to the seats: distinct types to those still playing,
+    # three types and the match to those out (U5), so four seats can empty it: seats 2 and 3
+    # are out, and seat 1 (3 WP) holds the last types
+    env = make(
+        [["SFRATTO"]],
+        n=4,
+        wp=[10, 3, 10, 10],
+        held=[["NOOSE", "POISON"], ["RAZOR", "NOOSE", "POISON"], [], []],
+    )
+    d = env.to_dict()
+    d["object_pile"] = []
+    d["objects"][2:] = [
+        ["RAZOR", "NOOSE", "POISON", "BOOTH"],
+        ["RAZOR", "NOOSE", "POISON", "RAZOR"],
+    ]
+    d["table"][2:] = d["objects"][2:]  # what lies face up before each seat
+    d["in_game"][2:], d["wp"][2:], d["scores"][2:] = [False, False], [0, 0], [0.0, 0.0]
+    d["turn"], d["decisions"] = 9, 60  # the turns in which seats 2 and 3 left
+    env.from_dict(d)
+    check_conservation(env)
+    act(env, "0 draw 0", "0 play SFRATTO", "0 target 1", "0 pass", "1 pass")
+    d = env.to_dict()
+    assert d["in_game"] == [True, False, False, False] and d["winners"] == [0]
+    assert d["objects"][1] == ["RAZOR", "NOOSE", "POISON"]  # no object drawn: a match all the same
 
 
 def test_U6_survive_ends_with_one_player_left_depression_with_first_win() -> None:
@@ -439,6 +457,8 @@ def test_U12_empty_draw_pile_reshuffles_the_discard_pile() -> None:
     d = env.to_dict()
     old = d["draw_pile"]
     d["discard_pile"], d["draw_pile"] = old, []
+    # discarded before this turn, in earlier turns (from_dict refuses a pile no past can give)
+    d["discard_mark"], d["turn"], d["decisions"] = len(old), 9, 3 * len(old)
     env.from_dict(d)
     check_conservation(env)
     act(env, "0 draw 2")

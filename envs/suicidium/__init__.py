@@ -12,8 +12,9 @@ options            ``num_players`` (4), ``mode`` ("SURVIVE" or "DEPRESSION", any
                    ``expansion`` (False; True adds the 8 "Suicidium Party" cards, U32),
                    ``render_mode`` (None, "ansi", "human", "rgb_array"), ``render_seat``
 reset options      ``deck`` (action card ids, top first; object codes in it stack the object
-                   deck), ``objects`` (object codes, top first), ``hands``, ``wp``, ``held``
-                   (objects already held per seat), ``first_player``
+                   deck), ``objects`` (object codes, top first), ``hands`` (7 cards at most
+                   a seat, U4), ``wp`` (1..10), ``held`` (objects already held per seat, of
+                   distinct types without BOOTH, U5), ``first_player``
 reward             0 until the end; +1 to the winner, -1 split among the others (zero sum)
 =================  ===========================================================================
 

@@ -370,7 +370,9 @@ class SuicidiumState:
         discard_mark=sf.Int(0, lambda s: len(s.discard_pile)),
         over=sf.Bool(),
         decisions=sf.Int(0, BIG),
-        passes_in_a_row=sf.Int(0, lambda s: 4 * s.num_players),
+        # U9: a turn that passes asks no decision, and the first turn that asks one resets the
+        # count, so every saved state (a decision or the end) has 0
+        passes_in_a_row=sf.Int(0, 0),
         rng=sf.Rng(),
     )
 
@@ -498,22 +500,58 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         )
 
     # ---- set-up --------------------------------------------------------------------------------
+    @staticmethod
+    def _codes(key: str, value: Any, what: str = "card ids") -> list[str]:
+        """A reset option that is a list of codes (None: none), refused naming ``key``."""
+        if value is None:
+            return []
+        if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
+            raise ConfigError(
+                f"suicidium reset option {key!r} must be a list of {what}, got {value!r}"
+            )
+        return list(value)
+
+    @staticmethod
+    def _per_seat(key: str, value: Any, n: int, what: str) -> list[list[str]] | None:
+        """A reset option with one list of codes per seat (None: not given)."""
+        if value is None:
+            return None
+        if (
+            not isinstance(value, list | tuple)
+            or len(value) != n
+            or not all(
+                isinstance(v, list | tuple) and all(isinstance(c, str) for c in v) for v in value
+            )
+        ):
+            raise ConfigError(
+                f"suicidium reset option {key!r} must be {n} lists of {what} (one per seat), "
+                f"got {value!r}"
+            )
+        return [list(v) for v in value]
+
+    @staticmethod
+    def _named(key: str, fn: Any, *args: Any) -> Any:
+        """``fn(*args)`` with its ConfigError naming the reset option ``key``."""
+        try:
+            return fn(*args)
+        except ConfigError as err:
+            raise ConfigError(f"suicidium reset option {key!r}: {err}") from None
+
     def _held_objects(self, held_opt: Any) -> tuple[list[list[int]], list[int]]:
         """The reset option ``held`` (object codes per seat; None: none): (objects per seat, the
         object deck left)."""
         n = self.num_players
         held: list[list[int]] = [[] for _ in range(n)]
         rest_objects = list(self.object_deck)
-        if held_opt is not None:
-            if not isinstance(held_opt, list | tuple) or len(held_opt) != n:
-                raise ConfigError(f"held must be {n} lists of object codes, got {held_opt!r}")
-            for s, codes in enumerate(held_opt):
-                for code in codes:
-                    obj = parse_object(code)
-                    if obj not in rest_objects:
-                        raise ConfigError(f"held: no {code!r} left in the object deck")
-                    rest_objects.remove(obj)
-                    held[s].append(obj)
+        for s, codes in enumerate(self._per_seat("held", held_opt, n, "object codes") or []):
+            for code in codes:
+                obj = self._named("held", parse_object, code)
+                if obj not in rest_objects:
+                    raise ConfigError(
+                        f"suicidium reset option 'held': no {code!r} left in the object deck"
+                    )
+                rest_objects.remove(obj)
+                held[s].append(obj)
         return held, rest_objects
 
     def new_game(
@@ -524,45 +562,62 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
         Options: ``deck`` (action card ids, top first; without ``hands`` the top 7 go to seat 0,
         the next 7 to seat 1, ...; object codes in it stack the object deck after ``objects``),
         ``objects`` (object codes, top first), ``hands`` (exact hands
-        per seat; then nothing is dealt), ``wp`` (per seat, 1..10), ``held`` (object codes each
-        seat already holds), ``first_player`` (seat, default 0).
+        per seat, 7 cards at most (U4); then nothing is dealt), ``wp`` (per seat, 1..10),
+        ``held`` (object codes each seat already holds), ``first_player`` (seat, default 0).
+        The state they give must be one ``from_dict`` accepts (the engine's guard checks it).
         """
         options = dict(options or {})
         n = self.num_players
         top: list[int] = []
         deck_objects: list[int] = []  # object codes inside `deck` stack the object deck
-        for code in options.pop("deck", None) or []:
-            if str(code).strip().upper() in OBJECT_CODES:
+        for code in self._codes("deck", options.pop("deck", None)):
+            if code.strip().upper() in OBJECT_CODES:
                 deck_objects.append(parse_object(code))
             else:
-                top.append(self.parse_card(code))
-        hands_opt = options.pop("hands", None)
+                top.append(self._named("deck", self.parse_card, code))
+        hands_opt = self._per_seat("hands", options.pop("hands", None), n, "card ids")
         if hands_opt is not None:
-            if not isinstance(hands_opt, list | tuple) or len(hands_opt) != n:
-                raise ConfigError(f"hands must be {n} lists of card ids, got {hands_opt!r}")
-            hands = [[self.parse_card(c) for c in h] for h in hands_opt]
+            hands = [[self._named("hands", self.parse_card, c) for c in h] for h in hands_opt]
             rest = list(self.action_deck)
             for h in hands:
                 for c in h:
                     if c not in rest:
-                        raise ConfigError(f"hands: card {CARD_IDS[c]!r} is dealt twice")
+                        raise ConfigError(
+                            f"suicidium reset option 'hands': card {CARD_IDS[c]!r} is dealt twice"
+                        )
                     rest.remove(c)
-            pile = parts.stack_deck(rest, top, rng, CARD_IDS)
+            pile = self._named("deck", parts.stack_deck, rest, top, rng, CARD_IDS)
         else:
-            pile = parts.stack_deck(self.action_deck, top, rng, CARD_IDS)
+            pile = self._named("deck", parts.stack_deck, self.action_deck, top, rng, CARD_IDS)
             hands = [pile[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(n)]
             pile = pile[HAND_SIZE * n :]
         held, rest_objects = self._held_objects(options.pop("held", None))
-        object_top = [parse_object(c) for c in options.pop("objects", None) or []] + deck_objects
-        object_pile = parts.stack_deck(rest_objects, object_top, rng, OBJECT_CODES)
+        object_top = [
+            self._named("objects", parse_object, c)
+            for c in self._codes("objects", options.pop("objects", None), "object codes")
+        ] + deck_objects
+        object_pile = self._named(
+            "objects (with the object codes in 'deck' and those 'held')",
+            parts.stack_deck,
+            rest_objects,
+            object_top,
+            rng,
+            OBJECT_CODES,
+        )
         wp = options.pop("wp", None)
         if wp is None:
             wp = [START_WP] * n
-        elif len(wp) != n or any(
-            isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
-            for w in wp
+        elif (
+            not isinstance(wp, list | tuple)
+            or len(wp) != n
+            or any(
+                isinstance(w, bool) or not isinstance(w, int | np.integer) or not 1 <= w <= MAX_WP
+                for w in wp
+            )
         ):
-            raise ConfigError(f"wp must be {n} integers in [1, {MAX_WP}], got {wp!r}")
+            raise ConfigError(
+                f"suicidium reset option 'wp' must be {n} integers in [1, {MAX_WP}], got {wp!r}"
+            )
         first = check_int("first_player", options.pop("first_player", 0), 0, n - 1)
         if options:
             raise ConfigError(
@@ -1210,9 +1265,17 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                     "an ended game with decider -1, step 0 and one winner (in SURVIVE the one "
                     "seat still in the game)",
                 )
+            if state.phase not in (PH_DRAW, PH_RESOLUTION):
+                raise r.error(
+                    "phase", PHASE_NAMES[state.phase], "draw or resolution (where a game ends)"
+                )
+            if state.phase == PH_DRAW and state.winners == [state.active]:
+                # U5/U7: the draw ends a game for the drawer's loss (SURVIVE) or an opponent's win
+                raise r.error("active", state.active, "the seat whose draw ended the game")
         else:
             state.decision = r.choice("decision", DECISION_NAMES[1:], data.get("decision")) + 1
             self._check_running(r, state)
+        _check_turn(r, state)
 
     @staticmethod
     def _check_seats(r: StateReader, state: SuicidiumState) -> None:
@@ -1307,6 +1370,8 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
                 "a decision that agrees with phase, step, active seat, decider and the cards "
                 "played this turn",
             )
+
+    # ---- the rest is module functions (below): the checks of the turn under way ------------------
 
     # ---- invariants ----------------------------------------------------------------------------------
     def card_zones(self, state: SuicidiumState) -> dict[str, list[str]]:
@@ -1431,3 +1496,448 @@ def _shielded(state: SuicidiumState, seat: int) -> bool:
         if EFFECT[card] == E_SHIELD:
             return True
     return False
+
+
+# ---- from_dict: what the turn under way implies (U7-U11, U20-U28) --------------------------------
+_TWO = (E_POINTS_SELF_AND_OPPONENT, E_POINTS_GAIN_LOSS)
+#: the most decisions one turn asks (a bound of ``decisions`` by ``turn``): the draw; per seat in
+#: the MAIN phase and the response window 3 cards with a card and up to 5 recipients each, and the
+#: pass; up to 3 resolving events, each with its discards or its take
+_MAX_DISCARDS = max(AMOUNT[c] for c in range(NUM_CARDS) if EFFECT[c] == E_DRAW_DISCARD)
+
+
+def _most_decisions(n: int) -> int:
+    return 1 + (n + 1) * (MAX_PLAYS * (2 + n) + 1) + MAX_PLAYS * max(_MAX_DISCARDS, 1)
+
+
+def _check_turn(r: StateReader, state: SuicidiumState) -> None:
+    """The turn's counters, the cards on the table and the resolution, for a running or an ended
+    game (see ``_advance``: what each step leaves behind)."""
+    if state.turn < 1:
+        raise r.error("turn", state.turn, ">= 1 (the deal starts turn 1)")
+    most = _most_decisions(state.num_players) * state.turn
+    if state.decisions > most:
+        raise r.error(
+            "decisions", state.decisions, f"0..{most} (at most {most // state.turn} a turn)"
+        )
+    if state.phase == PH_DRAW and state.table:
+        raise r.error("played", len(state.table), "[] in the DRAW phase (U7, U8)")
+    _check_lasting(r, state)
+    _check_objects(r, state)
+    _check_hands(r, state)
+    responded = _check_plays(r, state)
+    _check_window(r, state, responded)
+    _check_skips(r, state)
+    _check_draw(r, state)
+    _check_resolution(r, state)
+    _check_decisions(r, state)
+
+
+def _check_lasting(r: StateReader, state: SuicidiumState) -> None:
+    """U27: a lasting event leaves at the end of its target's next turn, so the turns since it
+    arrived (each one seat's, clockwise over the seats in the game) never pass its target: at
+    most (active - target) mod n of them, or n when the target is the active seat."""
+    n, a, turn = state.num_players, state.active, state.turn
+    for p in range(n):
+        most = (a - p) % n or n
+        for k, (card, arrived) in enumerate(state.lasting[p]):
+            if arrived < 1 or turn - arrived > most:
+                raise r.error(
+                    f"lasting[{p}][{k}]",
+                    [CARD_IDS[card], arrived],
+                    f"a lasting event that arrived in turn {max(1, turn - most)}..{turn} (it "
+                    f"leaves at the end of seat {p}'s next turn, U27)",
+                )
+
+
+def _check_objects(r: StateReader, state: SuicidiumState) -> None:
+    """U5/U36: an object that matches what a seat holds ends its game, so only the last object of
+    a seat out of the game (SURVIVE) or of the winner (DEPRESSION) may match the ones before."""
+    ended = (
+        state.winners
+        if state.mode == DEPRESSION
+        else [s for s in range(state.num_players) if not state.alive[s]]
+    )
+    for s, objs in enumerate(state.objects):
+        for k, o in enumerate(objs):
+            if (k < len(objs) - 1 or s not in ended) and object_matches(objs[:k], o):
+                raise r.error(
+                    f"objects[{s}]",
+                    [OBJECT_CODES[x] for x in objs],
+                    "objects of distinct types without BOOTH, but for the last one of a seat "
+                    "whose game it ended (U5, U36)",
+                )
+
+
+def _check_hands(r: StateReader, state: SuicidiumState) -> None:
+    """U4: the first decision of a game sees the hands as dealt (7 cards at most); a card anyone
+    knows the holder of lies in a hand (U26: peeks, steals, exchanges, takes)."""
+    if state.turn == 1 and state.decisions == 0:
+        for s, hand in enumerate(state.hands):
+            if len(hand) > HAND_SIZE:
+                raise r.error(
+                    f"hands[{s}]",
+                    [CARD_IDS[c] for c in hand],
+                    f"at most {HAND_SIZE} cards before the first decision (U4: dealt 7)",
+                )
+    known = state.known_by
+    for s, hand in enumerate(state.hands):
+        for c in hand:  # its holder learns nobody's hand by itself: a peek marks the peeker, a
+            if known[c] == 1 << s:  # steal or exchange both seats, a take everyone (U26, U28)
+                raise r.error(f"known_by[{CARD_IDS[c]!r}]", known[c], "not its holder alone")
+    in_hands = {c for hand in state.hands for c in hand}
+    for c, mask in enumerate(known):
+        if mask and c not in in_hands:
+            raise r.error(
+                f"known_by[{CARD_IDS[c]!r}]", mask, "no entry: only a card in a hand is known"
+            )
+
+
+def _plays_error(r: StateReader, i: int, what: str, value: Any, allowed: str) -> ConfigError:
+    return r.error(f"played[{i}]{what}", value, allowed)
+
+
+def _check_seats_of(r: StateReader, state: SuicidiumState, i: int, resolving: bool) -> None:
+    """The recipients of table card ``i``: in the game when it was played (nobody leaves before
+    the resolution), and as the card says (U8, U23, U30)."""
+    n, alive = state.num_players, state.alive
+    card, player, _, seats, _ = state.table[i]
+    if not (alive[player] or resolving) or not all(alive[s] or resolving for s in seats):
+        raise _plays_error(
+            r, i, "", CARD_IDS[card], "a card of a seat in the game, for seats in the game"
+        )
+    eff = EFFECT[card]
+    if TARGETING[card] == T_NONE:
+        if eff in (E_POINTS_OPPONENTS, E_POINTS_ALL):
+            order = [(player + k) % n for k in range(0 if eff == E_POINTS_ALL else 1, n)]
+            ok = [s for s in seats if alive[s]] == [s for s in order if alive[s]] and seats == [
+                s for s in order if s in seats
+            ]
+        else:
+            ok = seats == [player]
+        allowed = "the seats in the game when it was played, clockwise from its player"
+    elif TARGETING[card] == T_CARD:
+        return
+    else:
+        two = eff in _TWO
+        chosen = i < len(state.table) - 1 or state.decision != D_TARGET_PLAYER
+        if two:
+            ok = bool(seats) and seats[0] == player and player not in seats[1:]
+            allowed = "its player, then an opponent (U30)"
+        else:
+            ok = TARGETING[card] == T_ANY or player not in seats
+            allowed = "an opponent (U30)"
+        ok = ok and len(seats) == (1 + two if chosen else two)
+    if not ok:
+        raise _plays_error(r, i, ".seats", seats, allowed)
+
+
+def _hit(state: SuicidiumState) -> set[int]:
+    """The seats the POINTS cards resolved so far this turn reached (U11, U20-U23)."""
+    table = state.table
+    activity = table_activity(table)
+    return {
+        s
+        for i, e in enumerate(table[: state.res_idx])
+        if e[E_TARGET] < 0 and activity[i] and KIND[e[E_CARD]] == POINTS
+        for s in card_modifiers(table, activity, i)[1]
+    }
+
+
+def _check_plays(r: StateReader, state: SuicidiumState) -> bool:
+    """U8/U10: the active seat's MAIN cards (at most 3) come first, then the responses of each
+    opponent that responds, clockwise from the active seat (at most 3 each), then the active
+    seat's own, only if an opponent responded; a response rests on an earlier card it fits
+    (U20-U24). Returns whether an opponent responded."""
+    table, n, a = state.table, state.num_players, state.active
+    resolving = state.phase == PH_RESOLUTION
+    if resolving:  # U5/U11: a seat leaves during the resolution only hit by a resolved POINTS card
+        hit = _hit(state)
+        for i, e in enumerate(table):
+            for s in [e[E_PLAYER], *e[E_SEATS]]:
+                if not state.alive[s] and s not in hit:
+                    raise _plays_error(
+                        r,
+                        i,
+                        "",
+                        CARD_IDS[e[E_CARD]],
+                        f"no card of or for seat {s}: out of the game, and no card resolved so "
+                        "far this turn has hit it",
+                    )
+    first_opp = next((i for i, e in enumerate(table) if e[E_PLAYER] != a), len(table))
+    if first_opp > MAX_PLAYS or (state.phase == PH_MAIN and first_opp < len(table)):
+        raise r.error("played", len(table), "at most 3 cards of the active seat in MAIN (U8)")
+    runs: list[list[int]] = []  # [player, cards] after the MAIN cards
+    for i, (card, player, target, _, _) in enumerate(table):
+        if i >= first_opp:
+            if runs and runs[-1][0] == player:
+                runs[-1][1] += 1
+            else:
+                runs.append([player, 1])
+        if (i == 0 and target >= 0) or (KIND[card] != RESPONSE and i >= first_opp):
+            raise _plays_error(
+                r, i, ".target", target, "-1 for the MAIN cards, which come first (U8, U10)"
+            )
+        if target >= 0 and not fits_target(card, table[target][E_CARD]):
+            raise _plays_error(
+                r, i, ".target", target, f"a card that {CARD_IDS[card]} may rest on (U20-U24)"
+            )
+        _check_seats_of(r, state, i, resolving)
+    offsets = [(p - a) % n for p, _ in runs]
+    if offsets and offsets[-1] == 0:
+        offsets.pop()  # the active seat's response turn, after an opponent's
+        if not offsets:
+            raise r.error("played", len(table), "the active seat responds after an opponent (U10)")
+    if any(c > MAX_PLAYS for _, c in runs) or offsets != sorted(set(offsets)) or 0 in offsets:
+        raise r.error(
+            "played",
+            [p for p, _ in runs],
+            "the responses of each opponent once, clockwise from the active seat, at most 3 "
+            "each (U10)",
+        )
+    waiting = bool(table) and state.decision in (D_TARGET_PLAYER, D_TARGET_CARD)
+    return any(e[E_PLAYER] != a for e in table[: len(table) - waiting])
+
+
+def _check_window(r: StateReader, state: SuicidiumState, responded: bool) -> None:
+    """The counters of the MAIN phase and the response window (U8, U10, U23)."""
+    table, phase, decision, decider = state.table, state.phase, state.decision, state.decider
+    n, a, alive = state.num_players, state.active, state.alive
+    waiting = bool(table) and decision in (D_TARGET_PLAYER, D_TARGET_CARD)
+    responders: list[int] = []
+    if phase == PH_RESPONSE:
+        last = table[-1][E_PLAYER] if table else a
+        if decider != a:
+            k = (decider - a) % n
+            if last != a and k < (last - a) % n:
+                raise r.error("decider", decider, "a seat clockwise after the last responder")
+            responders = [(a + j) % n for j in range(k + 1, n) if alive[(a + j) % n]]
+        run = 0
+        for e in reversed(table):
+            if e[E_PLAYER] != decider:
+                break
+            run += 1
+        if decider == a and not responded:
+            raise r.error(
+                "decider", decider, "an opponent: the active seat responds after one (U10)"
+            )
+        played = run - waiting
+        active_responding = decider == a
+    else:
+        played = len(table) - waiting if phase == PH_MAIN else 0
+        responded = responded and phase == PH_RESOLUTION
+        active_responding = responded
+    _check_step(r, state, played)
+    if state.played != played:
+        raise r.error("played_count", state.played, f"{played} (the decider's cards so far)")
+    if state.responders != responders:
+        raise r.error("responders", state.responders, f"{responders} (still to respond, U10)")
+    if state.responded != responded:
+        raise r.error("responded", state.responded, f"{responded} (an opponent responded)")
+    if state.active_responding != active_responding:
+        raise r.error("active_responding", state.active_responding, f"{active_responding}")
+    need = 0
+    if decision == D_TARGET_PLAYER:
+        card, _, target, seats, _ = table[-1]
+        if EFFECT[card] == E_REDIRECT:  # U23: one recipient per recipient of its target
+            need = len(table[target][E_SEATS]) - len(seats)
+        else:
+            need = int(len(seats) == (EFFECT[card] in _TWO))
+    if state.need != need or (decision == D_TARGET_PLAYER and need < 1):
+        raise r.error("need", state.need, f"{need} (recipients still to choose)")
+
+
+def _check_step(r: StateReader, state: SuicidiumState, played: int) -> None:
+    """The step the engine waits in (see ``_advance``): a responder's first card comes from
+    ST_NEXT_RESPONDER, its later ones from ST_RESPOND; MAIN's cards from ST_MAIN."""
+    if state.over:
+        return
+    if state.phase == PH_RESPONSE:
+        step = ST_RESPOND if played else ST_NEXT_RESPONDER
+    else:
+        step = {PH_DRAW: ST_WAIT, PH_MAIN: ST_MAIN, PH_RESOLUTION: ST_RESOLVE}[state.phase]
+    if state.step != step:
+        raise r.error("step", state.step, f"{step} (where this decision waits)")
+
+
+def _check_skips(r: StateReader, state: SuicidiumState) -> None:
+    """U9/U25/U27: the skips the active seat started its turn with; the draw; discard_mark."""
+    a, phase = state.active, state.phase
+    if state.alive[a]:
+        skips = [EFFECT[c] for c, t in state.lasting[a] if t < state.turn]
+        if state.skip_draw_now != (E_SKIP_DRAW in skips) or state.skip_main_now != (
+            E_SKIP_MAIN in skips
+        ):
+            raise r.error(
+                "skip_draw_now",
+                [state.skip_draw_now, state.skip_main_now],
+                "the skips lying before the active seat since an earlier turn (U25, U27)",
+            )
+    if state.skip_main_now and phase != PH_DRAW:
+        raise r.error("phase", PHASE_NAMES[phase], "draw: the active seat skips MAIN (U9, U25)")
+    if state.skip_draw_now and state.drew:
+        raise r.error("drew", state.drew, "0: the active seat skips the draw (U9, U25)")
+    if phase == PH_DRAW and (state.drew == 0) != (not state.over):
+        raise r.error("drew", state.drew, "0 before the draw, >= 1 in a game the draw ended")
+    # discard_mark: the discard pile's size when the turn started (0 after a reshuffle, U12);
+    # what lies above it was discarded this turn: the draw's "discard one, draw one" (U7), the
+    # resolved discard effects (U26), the hands of seats that left the game (U5)
+    extra = len(state.discard_pile) - state.discard_mark
+    most = int(state.drew == 1)
+    if phase in (PH_MAIN, PH_RESPONSE):  # "discard one, draw one" is a full hand's (U7)
+        a = state.active
+        most &= len(state.hands[a]) + sum(e[E_PLAYER] == a for e in state.table) >= HAND_SIZE
+    out = [p for p in range(state.num_players) if not state.alive[p]]
+    if state.mode == SURVIVE and (
+        (phase == PH_DRAW and state.over) or (phase == PH_RESOLUTION and set(out) & _hit(state))
+    ):  # a seat left the game this turn: its hand went to the pile (U5)
+        most = len(state.discard_pile)
+    elif phase == PH_RESOLUTION:
+        active = table_activity(state.table)
+        most += sum(
+            AMOUNT[e[E_CARD]]
+            for i, e in enumerate(state.table[: state.res_idx])
+            if e[E_TARGET] < 0
+            and active[i]
+            and EFFECT[e[E_CARD]] in (E_DISCARD_RANDOM, E_DRAW_DISCARD)
+        )
+    if not (0 <= extra <= most) or (phase == PH_DRAW and not state.over and extra):
+        raise r.error(
+            "discard_mark",
+            state.discard_mark,
+            f"{len(state.discard_pile) - most}..{len(state.discard_pile)}, the discard pile's size "
+            "when the turn started (U7, U12, U26)",
+        )
+    if state.decision == D_TAKE and state.discard_mark < 1:
+        raise r.error("discard_mark", 0, ">= 1: a card discarded before this turn to take (U28)")
+
+
+def _check_resolution(r: StateReader, state: SuicidiumState) -> None:
+    """U11: the cards' activity, the card resolving now, what the resolved lasting events did."""
+    table, n, decision = state.table, state.num_players, state.decision
+    resolving = state.phase == PH_RESOLUTION
+    if resolving:
+        activity = table_activity(table)
+        if state.res_active != activity:
+            raise r.error("res_active", state.res_active, f"{activity} (U20-U24)")
+        i = state.res_idx - 1
+        if not 0 <= i < len(table):
+            raise r.error("res_idx", state.res_idx, f"1..{len(table)}")
+        card, _, target, _, _ = table[i]
+        seats = card_modifiers(table, activity, i)[1]
+        if state.over:  # the game ended on a POINTS card (U5, U6)
+            ok = KIND[card] == POINTS
+        else:
+            want = E_DRAW_DISCARD if decision == D_DISCARD else E_RECOVER
+            ok = EFFECT[card] == want and seats[0] == state.decider
+        if not ok or target >= 0 or not activity[i]:
+            raise r.error(
+                "res_idx",
+                state.res_idx,
+                "1 + the index of the working card that asks this decision or ended the game",
+            )
+        if decision == D_DISCARD and state.discard_left > min(
+            AMOUNT[card], len(state.hands[state.decider])
+        ):
+            raise r.error("discard_left", state.discard_left, f"1..{AMOUNT[card]} (U26)")
+    else:
+        if state.res_active:
+            raise r.error("res_active", state.res_active, "[] outside the resolution")
+        most = 3 * n + 3 if state.turn > 1 else 0  # turn 1: no table resolved yet
+        if state.res_idx > most:
+            raise r.error("res_idx", state.res_idx, f"0..{most} (the last table's size)")
+    if decision != D_DISCARD and state.discard_left:
+        raise r.error("discard_left", state.discard_left, "0 outside a discard decision")
+    for i, (card, _, target, _, placed) in enumerate(table):
+        if target >= 0 or EFFECT[card] not in LASTING_EFFECTS:
+            continue
+        should = resolving and i < state.res_idx and state.res_active[i]
+        if should:
+            _, seats, thief = card_modifiers(table, state.res_active, i)
+            t = seats[0]
+            should = thief < 0
+        if (placed and not should) or (
+            should and state.alive[t] and not (placed and [card, state.turn] in state.lasting[t])
+        ):
+            raise _plays_error(
+                r,
+                i,
+                ".placed",
+                bool(placed),
+                "true for a resolved lasting event before its target (U27)",
+            )
+
+
+_MAX_RANDOM = max(AMOUNT[c] for c in range(NUM_CARDS) if EFFECT[c] == E_DISCARD_RANDOM)
+
+
+def _check_draw(r: StateReader, state: SuicidiumState) -> None:
+    """U7/U9: what this turn's draw left, while nothing else has touched hands and WP (before the
+    resolution): the active seat's hand with the cards it played this turn, and the WP paid."""
+    if state.over or state.phase not in (PH_MAIN, PH_RESPONSE):
+        return
+    a, k = state.active, state.drew
+    before = len(state.hands[a]) + sum(e[E_PLAYER] == a for e in state.table)
+    if k >= 2 and before > HAND_SIZE:  # drawing k >= 2 fills a hand to at most 7 (U4, U7)
+        raise r.error("drew", k, f"0..1 for a hand of {before} after the draw (U4, U7)")
+    if k == 0 and not state.skip_draw_now:  # "draw 0" only with a card to open MAIN (U9)
+        cards = state.hands[a] + [e[E_CARD] for e in state.table if e[E_PLAYER] == a]
+        if not _can_open_main(cards):
+            raise r.error("drew", k, ">= 1: draw 0 needs a POINTS or EVENT card to play (U9)")
+    if not k:
+        return
+    # each card drawn costs WP (U7): a seat that never reached 0 (no object) paid from 10 at
+    # most; in SURVIVE a drawer that reached 0 and drew a new type stopped at 10 (U5)
+    payers = [a] if state.mode == SURVIVE else [o for o in range(state.num_players) if o != a]
+    for o in payers:
+        w = state.wp[o]
+        if not state.alive[o] or w <= MAX_WP - k:
+            continue
+        if not state.objects[o] or (state.mode == SURVIVE and w != START_WP):
+            raise r.error("drew", k, f"at most {MAX_WP - w}: seat {o} paid no more WP (U5, U7)")
+
+
+def _turn_decisions(state: SuicidiumState) -> int:
+    """The fewest decisions the turn under way has asked so far (U7-U10)."""
+    table, phase, n, a = state.table, state.phase, state.num_players, state.active
+    count = int((phase != PH_DRAW or state.over) and not state.skip_draw_now)  # the draw
+    runs: dict[int, int] = {}
+    main = 0
+    for card, player, target, seats, _ in table:
+        count += 1  # the play
+        if TARGETING[card] == T_CARD:
+            count += (target >= 0) + (len(seats) if EFFECT[card] == E_REDIRECT else 0)
+        elif TARGETING[card] != T_NONE:
+            count += len(seats) - (EFFECT[card] in _TWO)
+        if player == a and not runs:
+            main += 1
+        else:
+            runs[player] = runs.get(player, 0) + 1
+    if phase in (PH_RESPONSE, PH_RESOLUTION):
+        count += main < MAX_PLAYS  # the pass that ended MAIN (U8)
+        if phase == PH_RESPONSE:
+            k = (state.decider - a) % n
+            asked = [(a + j) % n for j in range(1, k if k else n)]
+        else:
+            asked = [(a + j) % n for j in range(1, n)] + ([a] if state.responded else [])
+        # each seat asked in the window passed, unless it played 3 (U10)
+        count += sum(1 for s in asked if state.alive[s] and runs.get(s, 0) < MAX_PLAYS)
+    return count
+
+
+def _check_decisions(r: StateReader, state: SuicidiumState) -> None:
+    """The decision counter: at least this turn's, one per earlier turn but for passes (U9:
+    never more than 4n in a row, else the engine stops), and one per card that reached the
+    discard pile but for a random discard's (U26) where no seat ever left the game (U5)."""
+    n, before = state.num_players, state.turn - 1
+    # an earlier turn passes (U9) only barred from drawing by a skip placed in an earlier turn
+    # (a play and its target: 2 decisions, one pass each), or with both piles empty: then every
+    # card has left the draw pile, dealt (7 a seat at most, U4) or drawn (7 a decision at most)
+    piles_emptied = -(-(_deck_size(state) - HAND_SIZE * n) // HAND_SIZE)
+    least = _turn_decisions(state) + min(
+        -(-2 * before // 3), max(piles_emptied, before // (4 * n + 1))
+    )
+    if state.mode == DEPRESSION or all(state.alive):
+        least = max(least, -(-len(state.discard_pile) // (1 + _MAX_RANDOM)))
+    if state.decisions < least:
+        raise r.error("decisions", state.decisions, f">= {least} (the decisions this game asked)")
