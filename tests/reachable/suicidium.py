@@ -29,4 +29,10 @@ REACHABLE: dict[str, str] = {
     r"drew": "the cards drawn this turn: check_state holds it to the hand after the draw (the hand "
     "with the cards played since: at most 7 after drawing 2 or more, an opener for draw 0, U4, "
     "U7, U9) and to the WP paid (U7); WP before the draw is not recorded",
+    r"hands\.\d+|draw_pile": "how many cards and which lie in a hand or in the draw pile is "
+    "another deal or history while the deck is conserved (checked): the reset option hands "
+    "deals any hand up to 7 before the first decision (U4), and later a hand grows or shrinks by "
+    "the draws a player chooses (0 up to 7 minus its hand, U7) and by effects past 7 (U4); "
+    "from_dict holds a hand to at most 7 at the first decision, to the cards drawn and WP paid "
+    "this turn (drew), and known cards to hands",
 }
