@@ -632,17 +632,17 @@ def test_S26_table_cards_stay_until_the_hand_ends_then_go_to_the_discard_pile() 
 
 
 def doctored(top: list[str]) -> CardGameEnv:
-    """4 players dealt 5, 6, 7, 8; the draw pile is ``top``, the discard pile holds every 13, and
-    every other card lies on busted seat 3's table (so the reshuffled pile is all 13s)."""
+    """4 players dealt 5, 6, 7, 8 in their second hand (the first one all busted); the draw pile
+    is ``top`` and every other card is in the discard pile (a state the rules reach: after the
+    first hand the discard pile may hold any cards, S26)."""
     env = make(["5", "6", "7", "8"])
     data = env.to_dict()
     rest = list(data["draw_pile"])
     for card in top:
         rest.remove(card)
     data["draw_pile"] = list(top)
-    data["discard_pile"] = [c for c in rest if c == "13"]
-    data["table"][3] += [c for c in rest if c != "13"]
-    data["status"][3] = "busted"
+    data["discard_pile"] = rest
+    data["hand_index"] = 1
     env.from_dict(data)
     check_conservation(env)
     return env
@@ -651,23 +651,28 @@ def doctored(top: list[str]) -> CardGameEnv:
 def test_S26_reshuffle_only_when_the_draw_pile_is_empty_table_stays() -> None:
     env = doctored(["9"])
     tables = env.to_dict()["table"]
+    discards = env.to_dict()["discard_pile"]
     d = play(env, ["1 draw"])  # the last card of the draw pile: no reshuffle yet
     assert d["table"][1] == ["5", "9"] and d["draw_pile"] == []
-    assert d["discard_pile"] == ["13"] * 13
+    assert d["discard_pile"] == discards
     d = play(env, ["2 draw"])  # a card is needed: the discard pile becomes the draw pile
-    assert d["discard_pile"] == [] and d["draw_pile"] == ["13"] * 12
-    assert d["table"][2] == ["6", "13"]
+    assert d["discard_pile"] == [] and len(d["draw_pile"]) == len(discards) - 1
+    assert d["table"][2][0] == "6" and len(d["table"][2] + d["set_aside"]) == 2
+    drawn = d["table"][2][1:] + d["set_aside"]
+    assert Counter(d["draw_pile"]) + Counter(drawn) == Counter(discards)
     assert d["table"][0] == tables[0] and d["table"][3] == tables[3]  # the table stays
 
 
 def test_S26_fork_reveal_across_a_reshuffle_keeps_the_first_card_aside() -> None:
     env = doctored(["FORK", "2"])
-    d = play(env, ["1 draw"])  # reveals 2, then the pile is empty: reshuffle, reveals 13
+    discards = env.to_dict()["discard_pile"]
+    d = play(env, ["1 draw"])  # reveals 2, then the pile is empty: reshuffle, reveals one more
     assert decision(env) == ("fork", 1)
-    assert d["set_aside"] == ["2", "13"] and d["discard_pile"] == []
-    assert d["draw_pile"] == ["13"] * 12
+    assert d["set_aside"][0] == "2" and d["discard_pile"] == []
+    second = d["set_aside"][1]
+    assert Counter(d["draw_pile"]) + Counter([second]) == Counter(discards)
     d = play(env, ["1 fork 0"])
-    assert d["table"][1] == ["5", "FORK", "2"] and d["discard_pile"] == ["13"]
+    assert d["table"][1] == ["5", "FORK", "2"] and d["discard_pile"] == [second]
 
 
 # ---- S27: end of game ----------------------------------------------------------------------------------
