@@ -307,6 +307,12 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
         self, rng: np.random.Generator, options: dict[str, Any] | None = None
     ) -> SevnState:
         """Start a game. Options: ``deck`` (codes, top first), ``scores`` (per seat), ``dealer``."""
+        deck = (options or {}).get("deck")
+        for i, code in enumerate(deck or []):  # the guard checked it is a list of strings
+            try:
+                parse_card(code)
+            except ConfigError as err:
+                raise ConfigError(f"sevn: reset option 'deck'[{i}]: {err}") from None
         last_banked = [-1] * self.num_players
         state, options = self.deal(
             rng, options, ("has_second_chance", "has_x2"), last_banked=last_banked
