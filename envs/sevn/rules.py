@@ -622,24 +622,23 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
         storms = flips = 0
         for s, cards in enumerate(table):
             st = status[s]
-            held = state.values[s]
-            values = sum(c <= LAST_VALUE_CARD for c in cards)
+            held = state.values[s].bit_count()
             storms += cards.count(STORM)
             flips += cards.count(FLIP_THREE)
-            if (
-                held.bit_count() >= SEVN_VALUES  # S10: the 7th value ends the hand
+            bad = (
+                held >= SEVN_VALUES  # S10: the 7th value ends the hand
                 or cards.count(SECOND_CHANCE) > (st != BUSTED)  # S14 (S9: it saves a bust)
                 or cards.count(FREEZE) != (st == FROZEN)  # S13, S26: in front of its target
-                or (st == FROZEN and cards[-1] != FREEZE)  # ... who then leaves the hand
-                or (
-                    st == BUSTED  # S9, S20: the duplicate, last, makes the bust
-                    and (
-                        values != held.bit_count() + 1
-                        or cards[-1] >= BALLAST_M2
-                        or cards.count(cards[-1]) != 2
-                    )
+            )
+            if not bad and st == FROZEN:  # ... who then leaves the hand: the FREEZE is last
+                bad = cards[-1] != FREEZE
+            elif not bad and st == BUSTED:  # S9, S20: the one duplicate, last, makes the bust
+                bad = (
+                    sum(c <= LAST_VALUE_CARD for c in cards) != held + 1
+                    or cards[-1] >= BALLAST_M2
+                    or cards.count(cards[-1]) != 2
                 )
-            ):
+            if bad:
                 raise r.error(
                     f"table[{s}]",
                     data["table"][s],
@@ -669,6 +668,14 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             )
         if state.hand_index == 0:
             self._check_first_hand_turns(state, r, storms)
+        if state.queue and not _queue_explained(state):
+            raise r.error(
+                "pending",
+                data["pending"],
+                "the rest of the draws queued by the FLIP_THREEs and STORMs on the table, in order "
+                "(S18): three for a FLIP_THREE's target (S15), one per seat still in the hand "
+                "clockwise from a STORM's drawer (S17)",
+            )
         decider, seat = state.decider, state.next_turn
         if state.decision == TURN:  # S8: the first seat still in the hand from next_turn on
             while seat != decider:
@@ -715,9 +722,10 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             self._check_first_hand_discards(state, r)
         # S21: what the last hand banked is in the totals (before this hand, while it runs)
         totals = state.scores if over else start
+        plain, sevns = hand_scores(False), hand_scores(True)
         for s in range(n):
             b = last[s]
-            if b >= 0 and (b > totals[s] or b not in hand_scores(s == sevn)):
+            if b >= 0 and (b > totals[s] or b not in (sevns if s == sevn else plain)):
                 raise r.error(
                     f"last_banked[{s}]",
                     b,
@@ -826,11 +834,10 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             return status.count(PASSED) + status.count(FROZEN), 10**12
         low = status.count(PASSED) - (state.decision == FORK_CHOICE)
         drawn = len(state.set_aside) + len(state.discard_pile)
+        choice = _CHOICE_CARD.__getitem__
         for cards in state.table:
             drawn += len(cards)
-            for c in cards:
-                if c == FREEZE or c == FLIP_THREE or c == FORK or BALLAST_M2 <= c <= BALLAST_M6:
-                    low += 1
+            low += sum(map(choice, cards))
         if state.hand_index:
             return low + any(b >= 0 for b in state.last_banked), 10**12
         return low, status.count(PASSED) + 2 * drawn
@@ -849,6 +856,12 @@ def second_chance_takers(state: SevnState, drawer: int) -> list[int]:
 
 
 _HAND_SCORES: dict[bool, frozenset[int]] = {}
+#: 1 for the cards on the table that took a decision to get there: a FREEZE or FLIP_THREE aimed
+#: (S13, S15), a FORK picked from (S16), a ballast kept (S11)
+_CHOICE_CARD = [
+    int(c in (FREEZE, FLIP_THREE, FORK) or BALLAST_M2 <= c <= BALLAST_M6)
+    for c in range(NUM_CARD_KINDS)
+]
 
 
 def hand_scores(sevn: bool) -> frozenset[int]:
@@ -893,3 +906,47 @@ def hand_scores(sevn: bool) -> frozenset[int]:
                     found.add(score if score > 0 else 0)
     out = _HAND_SCORES[sevn] = frozenset(found)
     return out
+
+
+def _clockwise(queue: list[int], i: int, d: int, n: int) -> int:
+    """The end of the longest run of ``queue`` from ``i`` going clockwise from seat ``d``."""
+    j, last = i, -1
+    while j < len(queue) and (queue[j] - d) % n > last:
+        last = (queue[j] - d) % n
+        j += 1
+    return j
+
+
+def _queue_explained(state: SevnState) -> bool:
+    """Whether the pending draws are what the rules queue (S15, S17, S18): the rest of one block
+    and then whole blocks, each queued by a card on the table, a FLIP_THREE's three draws for the
+    seat it is in front of, or a STORM's draw for each seat in the hand, clockwise from the seat
+    it is in front of (every seat still in the hand was in it then)."""
+    queue, n, table = state.queue, state.num_players, state.table
+    inside = [s for s in range(n) if state.status[s] == IN_HAND]
+    first = queue[0]
+    ends = set()  # where the first block (what is left of it) can end
+    if FLIP_THREE in table[first]:
+        ends.update(k for k in (1, 2, 3) if queue[:k] == [first] * k)
+    for d in range(n):
+        if STORM in table[d]:
+            start = (first - d) % n  # the seats still in it after the draws served
+            for j in range(1, _clockwise(queue, 0, d, n) + 1):
+                if all(s in queue[:j] for s in inside if (s - d) % n >= start):
+                    ends.add(j)
+    reached, todo = set(ends), sorted(ends)
+    while todo:  # then whole blocks
+        i = todo.pop()
+        seat = queue[i] if i < len(queue) else -1
+        nxt = []
+        if seat >= 0 and FLIP_THREE in table[seat] and queue[i : i + 3] == [seat] * 3:
+            nxt.append(i + 3)
+        if seat >= 0 and STORM in table[seat]:
+            for j in range(i + 1, _clockwise(queue, i, seat, n) + 1):
+                if all(s in queue[i:j] for s in inside):
+                    nxt.append(j)
+        for j in nxt:
+            if j not in reached:
+                reached.add(j)
+                todo.append(j)
+    return len(queue) in reached

@@ -17,6 +17,10 @@ REACHABLE: dict[str, str] = {
     r"dealer": "the first dealer is an option (S7, reset option dealer), so any seat deals any "
     "hand; what the deal order fixes is checked (nobody passed and the first turn left of the "
     "dealer during the deal, the seats not dealt yet, who decides on a dealt card)",
+    r"next_turn": "the seat left of whoever took the last turn (S8): any seat, the last turn "
+    "taker having drawn, passed or frozen itself; checked: during the deal left of the dealer, at "
+    "a turn no seat still in the hand between it and the decider, else the decision came from "
+    "the last turn, the deal or the queue (S18)",
     r"hand_index": "from 1 on, any count of hands before this one fits (a hand where every seat "
     "busts changes no total, S20); the first hand (0) is checked: no last hand's record, the "
     "discard pile only what this hand discarded (no reshuffle can happen in it, S26), and the "
