@@ -12,6 +12,8 @@ With 2 players and dealer 0 the deal is seats 1, 0; with 3 players 1, 2, 0; with
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections import Counter
 from typing import Any
 
@@ -27,13 +29,18 @@ from cardarena.envs.sevn.rules import (
     CARD_VALUE,
     DISCARD,
     DRAW,
+    FLIP_THREE,
+    FORK,
     FORK0,
+    FREEZE,
     KEEP,
     NUM_ACTIONS,
     PASS,
+    STORM,
     TARGET0,
     SevnGame,
     hand_score,
+    hand_scores,
     parse_card,
 )
 
@@ -759,3 +766,108 @@ def test_observation_is_the_same_whatever_the_deck_order() -> None:
             a.observe(agent)["observation"], b.observe(agent)["observation"]
         )
     assert a.view(0) == b.view(0)
+
+
+# ---- from_dict: states no play reaches are refused --------------------------------------------
+@functools.cache
+def _saved_states(n: int = 4, games: int = 12) -> list[dict[str, Any]]:
+    """Every saved state of a few random games (the last of each, game over, included)."""
+    game = SevnGame(num_players=n)
+    out = []
+    for g in range(games):
+        rng = np.random.default_rng(g)
+        state = game.new_game(np.random.default_rng(100 + g))
+        out.append(game.to_dict(state))
+        while not game.is_over(state):
+            legal = game.legal_actions(state)
+            game.apply(state, int(legal[rng.integers(len(legal))]))
+            out.append(game.to_dict(state))
+    return out
+
+
+def _first(pred: Any) -> dict[str, Any]:
+    return copy.deepcopy(next(d for d in _saved_states() if pred(d)))
+
+
+def _refused(data: dict[str, Any], field: str) -> None:
+    with pytest.raises(ConfigError, match=field):
+        SevnGame(num_players=data["num_players"]).from_dict(data)
+
+
+def test_from_dict_banks_follow_the_rows() -> None:
+    """S8, S13: a seat that passed or was frozen banked its row's hand score, the others -1."""
+    d = _first(lambda d: "passed" in d["status"] and not d["over"])
+    seat = d["status"].index("passed")
+    d["banked"][seat] += 1
+    _refused(d, r"banked\[")
+    d = _first(lambda d: "in_hand" in d["status"] and not d["over"] and d["hand_index"])
+    d["banked"][d["status"].index("in_hand")] = 0
+    _refused(d, r"banked\[")
+
+
+def test_from_dict_rows_keep_the_rules() -> None:
+    """S13: a FREEZE lies in front of a frozen seat only; S9: a busted row ends with its one
+    duplicate; S14: one SECOND_CHANCE at most; S10: at most 6 values."""
+    d = _first(lambda d: "frozen" in d["status"] and not d["over"])
+    d["status"][d["status"].index("frozen")] = "passed"
+    _refused(d, "table")
+    d = _first(lambda d: "busted" in d["status"] and not d["over"])
+    row = d["table"][d["status"].index("busted")]
+    row.insert(0, row.pop())  # the duplicate is no longer last
+    _refused(d, "table")
+    d = _first(lambda d: not d["over"] and d["decision"] == "turn" and d["hand_index"])
+    seat = d["decider"]
+    d["table"][seat] = ["1", "2", "3", "4", "5", "6", "7"]
+    _refused(d, "table")
+
+
+def test_from_dict_totals_not_won_before_the_hand() -> None:
+    """S27: no single seat at the top with target_score or more when a hand starts."""
+    d = _first(lambda d: not d["over"] and d["decision"] == "turn" and max(d["banked"]) < 0)
+    d["scores"][0] = max(d["scores"]) + d["target_score"]
+    _refused(d, "scores")
+
+
+def test_from_dict_the_last_hand_banked_a_hand_score() -> None:
+    """S21-S25: 191 is no hand score (x2 makes it even, without x2 a row gives at most 129)."""
+    assert 191 not in hand_scores(False) and 192 in hand_scores(False)
+    assert min(hand_scores(True)) == 5 and max(hand_scores(True)) == 227
+    d = _first(lambda d: not d["over"] and d["hand_index"] and d["last_sevn"] < 0)
+    d["scores"] = [max(d["scores"]) + 300] * len(d["scores"])  # tied at the top: plays on
+    game = SevnGame(num_players=d["num_players"])
+    game.from_dict(dict(d))
+    d["last_banked"][0] = 191
+    _refused(d, "last_banked")
+
+
+def test_hand_scores_holds_every_row_score() -> None:
+    """The set of hand scores agrees with hand_score on random rows of the deck."""
+    rng = np.random.default_rng(0)
+    others = [c for c in range(17, 31) if c not in (FREEZE, FLIP_THREE, FORK, STORM)]
+    for _ in range(3000):
+        count = int(rng.integers(0, 8))
+        values = [int(v) for v in rng.choice(17, size=count, replace=False)]
+        extra = [int(c) for c in rng.choice(others, size=int(rng.integers(0, 6)), replace=False)]
+        assert hand_score(values + extra, count == 7) in hand_scores(count == 7)
+
+
+def test_from_dict_pending_draws_are_queued_in_order() -> None:
+    """S15, S17, S18: what is pending is the rest of what the FLIP_THREEs and STORMs queued."""
+    game = SevnGame(num_players=4)
+    state = game.new_game(np.random.default_rng(0), {"deck": ["STORM", "5", "FREEZE"], "dealer": 0})
+    d = game.to_dict(state)
+    # seat 1 was dealt the STORM: draws for 1, 2, 3, 0; seat 1 drew the 5, seat 2 the FREEZE
+    assert d["pending"] == [3, 0] and d["decision"] == "target_freeze" and d["decider"] == 2
+    game.from_dict(dict(d))
+    for bad in ([0, 3], [3], [0], [3, 0, 1], [1, 1, 1], [3, 0, 3]):
+        d["pending"] = bad
+        _refused(dict(d), "pending")
+
+
+def test_from_dict_the_first_hand_discards_what_it_discarded() -> None:
+    """S26: no reshuffle in the first hand, so its discard pile is only what it discarded."""
+    d = _first(lambda d: not d["over"] and d["hand_index"] == 0 and not d["discard_pile"])
+    d["discard_pile"].append(d["draw_pile"].pop())
+    card = d["discard_pile"][-1]
+    if card not in ("-2", "-4", "-6", "SECOND_CHANCE"):
+        _refused(d, "discard_pile")

@@ -668,13 +668,15 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             )
         if state.hand_index == 0:
             self._check_first_hand_turns(state, r, storms)
-        if state.queue and not _queue_explained(state):
+        # S18: the deal and the turns wait behind the queue, so a decision while draws are
+        # pending is about the card the decider drew from it, just before them
+        if state.queue and not _queue_explained(state, [state.decider, *state.queue]):
             raise r.error(
                 "pending",
                 data["pending"],
-                "the rest of the draws queued by the FLIP_THREEs and STORMs on the table, in order "
-                "(S18): three for a FLIP_THREE's target (S15), one per seat still in the hand "
-                "clockwise from a STORM's drawer (S17)",
+                "the rest of the draws queued by the FLIP_THREEs and STORMs on the table, in order, "
+                "after the decider's own (S18): three for a FLIP_THREE's target (S15), one per "
+                "seat still in the hand clockwise from a STORM's drawer (S17)",
             )
         decider, seat = state.decider, state.next_turn
         if state.decision == TURN:  # S8: the first seat still in the hand from next_turn on
@@ -745,7 +747,7 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
 
     def _check_deal(self, state: SevnState, r: StateReader, storms: int) -> None:
         """The deal is on (S7): nobody passed, the first turn is left of the dealer (S8), and the
-        seats not dealt yet hold only what queued draws and a FREEZE gave them."""
+        seats not dealt yet hold only what queued draws, a FREEZE and a SECOND_CHANCE gave them."""
         data, n, table, status = r.data, state.num_players, state.table, state.status
         deal_pos, dealer = state.deal_pos, state.dealer
         if PASSED in status:
@@ -758,12 +760,15 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             )
         for k in range(deal_pos, n):  # not dealt yet: only queued draws can give cards
             s = (dealer + 1 + k) % n
-            if not (storms or FLIP_THREE in table[s]) and any(c != FREEZE for c in table[s]):
+            if not (storms or FLIP_THREE in table[s]) and any(
+                c != FREEZE and c != SECOND_CHANCE for c in table[s]
+            ):
                 raise r.error(
                     f"table[{s}]",
                     data["table"][s],
-                    "a seat not dealt yet (S7) holds cards only from a FLIP_THREE aimed at "
-                    "it or a STORM (S15, S17), and a FREEZE aimed at it (S13)",
+                    "a seat not dealt yet (S7) holds cards only from a FLIP_THREE aimed at it or "
+                    "a STORM (S15, S17), a FREEZE aimed at it (S13), a SECOND_CHANCE handed to "
+                    "it (S14)",
                 )
 
     def _check_first_hand_turns(self, state: SevnState, r: StateReader, storms: int) -> None:
@@ -917,12 +922,12 @@ def _clockwise(queue: list[int], i: int, d: int, n: int) -> int:
     return j
 
 
-def _queue_explained(state: SevnState) -> bool:
-    """Whether the pending draws are what the rules queue (S15, S17, S18): the rest of one block
+def _queue_explained(state: SevnState, queue: list[int]) -> bool:
+    """Whether the draws ``queue`` are what the rules queue (S15, S17, S18): the rest of one block
     and then whole blocks, each queued by a card on the table, a FLIP_THREE's three draws for the
     seat it is in front of, or a STORM's draw for each seat in the hand, clockwise from the seat
     it is in front of (every seat still in the hand was in it then)."""
-    queue, n, table = state.queue, state.num_players, state.table
+    n, table = state.num_players, state.table
     inside = [s for s in range(n) if state.status[s] == IN_HAND]
     first = queue[0]
     ends = set()  # where the first block (what is left of it) can end
