@@ -41,6 +41,7 @@ Rule points this engine settles (the rules file leaves them open):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -619,12 +620,12 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
     def _check_hand(self, state: SevnState, r: StateReader) -> None:
         """A running hand: the rows, the banks, the deal, the turn order and the pending draws."""
         data, n, table, status = r.data, state.num_players, state.table, state.status
-        storms = flips = 0
+        flat = list(chain.from_iterable(table))
+        storms, flips = flat.count(STORM), flat.count(FLIP_THREE)
+        held_values, banked = state.values, state.banked
         for s, cards in enumerate(table):
             st = status[s]
-            held = state.values[s].bit_count()
-            storms += cards.count(STORM)
-            flips += cards.count(FLIP_THREE)
+            held = held_values[s].bit_count()
             bad = (
                 held >= SEVN_VALUES  # S10: the 7th value ends the hand
                 or cards.count(SECOND_CHANCE) > (st != BUSTED)  # S14 (S9: it saves a bust)
@@ -648,7 +649,7 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
                     f"frozen, last (S13)",
                 )
             want = hand_score(cards) if st == PASSED or st == FROZEN else -1
-            if state.banked[s] != want:  # S8, S13: banked when leaving the hand safely
+            if banked[s] != want:  # S8, S13: banked when leaving the hand safely
                 raise r.error(
                     f"banked[{s}]",
                     data["banked"][s],
@@ -724,7 +725,7 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             self._check_first_hand_discards(state, r)
         # S21: what the last hand banked is in the totals (before this hand, while it runs)
         totals = state.scores if over else start
-        plain, sevns = hand_scores(False), hand_scores(True)
+        plain, sevns = (hand_scores(False), hand_scores(True)) if max(last) >= 0 else ((), ())
         for s in range(n):
             b = last[s]
             if b >= 0 and (b > totals[s] or b not in (sevns if s == sevn else plain)):
@@ -832,19 +833,18 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
     def _decisions_bounds(self, state: SevnState) -> tuple[int, int]:
         """The least and most ``decisions`` the state's cards imply: a pass or a FREEZE per seat
         that left the hand safely (S8, S13), a target per FLIP_THREE on the table (S15), a pick
-        per FORK resolved (S16), a choice per ballast kept (S11); at most a pass per seat and two per card drawn (a turn's draw and the
-        choice the card asks for) in the first hand, unbounded later (earlier hands)."""
+        per FORK resolved (S16), a choice per ballast kept (S11); at most a pass per seat and two
+        per card drawn (a turn's draw and the choice the card asks for) in the first hand,
+        unbounded later (earlier hands)."""
         status = state.status
         if state.over:
             return status.count(PASSED) + status.count(FROZEN), 10**12
+        table = state.table
         low = status.count(PASSED) - (state.decision == FORK_CHOICE)
-        drawn = len(state.set_aside) + len(state.discard_pile)
-        choice = _CHOICE_CARD.__getitem__
-        for cards in state.table:
-            drawn += len(cards)
-            low += sum(map(choice, cards))
+        low += sum(map(_CHOICE_CARD.__getitem__, chain.from_iterable(table)))
         if state.hand_index:
-            return low + any(b >= 0 for b in state.last_banked), 10**12
+            return low + (max(state.last_banked) >= 0), 10**12
+        drawn = len(state.set_aside) + len(state.discard_pile) + sum(map(len, table))
         return low, status.count(PASSED) + 2 * drawn
 
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
