@@ -871,3 +871,11 @@ def test_from_dict_the_first_hand_discards_what_it_discarded() -> None:
     card = d["discard_pile"][-1]
     if card not in ("-2", "-4", "-6", "SECOND_CHANCE"):
         _refused(d, "discard_pile")
+
+
+@pytest.mark.parametrize("code", ["\u017fTORM", "\u017fECOND_CHANCE", "²", "٣", "FREEZE\u200b"])
+def test_from_dict_refuses_non_ascii_card_codes(code: str) -> None:
+    """A code that only case folding turns into a card (``"\u017f".upper() == "S"``) is refused."""
+    d = _first(lambda d: not d["over"] and d["draw_pile"])
+    d["draw_pile"][0] = code
+    _refused(d, r"draw_pile\[0\].*not ASCII")
