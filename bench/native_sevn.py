@@ -80,10 +80,14 @@ def encoder_games(num_players: int, games: int, target_score: int, seed: int = 0
 
 def _options(rng: np.random.Generator, n: int) -> dict[str, Any] | None:
     """``new_game`` options for one game in two: game totals (near a 250 target, so that the
-    long games end soon), and now and then a dealer and a stacked deck top."""
+    long games end soon; two seats tied at the top), and now and then a dealer and a stacked deck top."""
     if rng.integers(2):
         return None
-    options: dict[str, Any] = {"scores": [int(x) for x in rng.integers(150, 245, size=n)]}
+    scores = [int(x) for x in rng.integers(150, 245, size=n)]
+    # S27: with one seat alone at the top past the target the game would be over before it
+    # starts (from_dict refuses it, so new_game does), and the short targets are below them all
+    scores[sorted(range(n), key=scores.__getitem__)[-2]] = max(scores)
+    options: dict[str, Any] = {"scores": scores}
     if rng.integers(3) == 0:
         top = [CODE_TO_CARD[c] for c in rng.permutation(ACTIONS)[: int(rng.integers(1, 5))]]
         rest = list(FULL_DECK)

@@ -12,6 +12,8 @@ With 2 players and dealer 0 the deal is seats 1, 0; with 3 players 1, 2, 0; with
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections import Counter
 from typing import Any
 
@@ -27,13 +29,18 @@ from cardarena.envs.sevn.rules import (
     CARD_VALUE,
     DISCARD,
     DRAW,
+    FLIP_THREE,
+    FORK,
     FORK0,
+    FREEZE,
     KEEP,
     NUM_ACTIONS,
     PASS,
+    STORM,
     TARGET0,
     SevnGame,
     hand_score,
+    hand_scores,
     parse_card,
 )
 
@@ -632,17 +639,17 @@ def test_S26_table_cards_stay_until_the_hand_ends_then_go_to_the_discard_pile() 
 
 
 def doctored(top: list[str]) -> CardGameEnv:
-    """4 players dealt 5, 6, 7, 8; the draw pile is ``top``, the discard pile holds every 13, and
-    every other card lies on busted seat 3's table (so the reshuffled pile is all 13s)."""
+    """4 players dealt 5, 6, 7, 8 in their second hand (the first one all busted); the draw pile
+    is ``top`` and every other card is in the discard pile (a state the rules reach: after the
+    first hand the discard pile may hold any cards, S26)."""
     env = make(["5", "6", "7", "8"])
     data = env.to_dict()
     rest = list(data["draw_pile"])
     for card in top:
         rest.remove(card)
     data["draw_pile"] = list(top)
-    data["discard_pile"] = [c for c in rest if c == "13"]
-    data["table"][3] += [c for c in rest if c != "13"]
-    data["status"][3] = "busted"
+    data["discard_pile"] = rest
+    data["hand_index"] = 1
     env.from_dict(data)
     check_conservation(env)
     return env
@@ -651,23 +658,28 @@ def doctored(top: list[str]) -> CardGameEnv:
 def test_S26_reshuffle_only_when_the_draw_pile_is_empty_table_stays() -> None:
     env = doctored(["9"])
     tables = env.to_dict()["table"]
+    discards = env.to_dict()["discard_pile"]
     d = play(env, ["1 draw"])  # the last card of the draw pile: no reshuffle yet
     assert d["table"][1] == ["5", "9"] and d["draw_pile"] == []
-    assert d["discard_pile"] == ["13"] * 13
+    assert d["discard_pile"] == discards
     d = play(env, ["2 draw"])  # a card is needed: the discard pile becomes the draw pile
-    assert d["discard_pile"] == [] and d["draw_pile"] == ["13"] * 12
-    assert d["table"][2] == ["6", "13"]
+    assert d["discard_pile"] == [] and len(d["draw_pile"]) == len(discards) - 1
+    assert d["table"][2][0] == "6" and len(d["table"][2] + d["set_aside"]) == 2
+    drawn = d["table"][2][1:] + d["set_aside"]
+    assert Counter(d["draw_pile"]) + Counter(drawn) == Counter(discards)
     assert d["table"][0] == tables[0] and d["table"][3] == tables[3]  # the table stays
 
 
 def test_S26_fork_reveal_across_a_reshuffle_keeps_the_first_card_aside() -> None:
     env = doctored(["FORK", "2"])
-    d = play(env, ["1 draw"])  # reveals 2, then the pile is empty: reshuffle, reveals 13
+    discards = env.to_dict()["discard_pile"]
+    d = play(env, ["1 draw"])  # reveals 2, then the pile is empty: reshuffle, reveals one more
     assert decision(env) == ("fork", 1)
-    assert d["set_aside"] == ["2", "13"] and d["discard_pile"] == []
-    assert d["draw_pile"] == ["13"] * 12
+    assert d["set_aside"][0] == "2" and d["discard_pile"] == []
+    second = d["set_aside"][1]
+    assert Counter(d["draw_pile"]) + Counter([second]) == Counter(discards)
     d = play(env, ["1 fork 0"])
-    assert d["table"][1] == ["5", "FORK", "2"] and d["discard_pile"] == ["13"]
+    assert d["table"][1] == ["5", "FORK", "2"] and d["discard_pile"] == [second]
 
 
 # ---- S27: end of game ----------------------------------------------------------------------------------
@@ -754,3 +766,116 @@ def test_observation_is_the_same_whatever_the_deck_order() -> None:
             a.observe(agent)["observation"], b.observe(agent)["observation"]
         )
     assert a.view(0) == b.view(0)
+
+
+# ---- from_dict: states no play reaches are refused --------------------------------------------
+@functools.cache
+def _saved_states(n: int = 4, games: int = 12) -> list[dict[str, Any]]:
+    """Every saved state of a few random games (the last of each, game over, included)."""
+    game = SevnGame(num_players=n)
+    out = []
+    for g in range(games):
+        rng = np.random.default_rng(g)
+        state = game.new_game(np.random.default_rng(100 + g))
+        out.append(game.to_dict(state))
+        while not game.is_over(state):
+            legal = game.legal_actions(state)
+            game.apply(state, int(legal[rng.integers(len(legal))]))
+            out.append(game.to_dict(state))
+    return out
+
+
+def _first(pred: Any) -> dict[str, Any]:
+    return copy.deepcopy(next(d for d in _saved_states() if pred(d)))
+
+
+def _refused(data: dict[str, Any], field: str) -> None:
+    with pytest.raises(ConfigError, match=field):
+        SevnGame(num_players=data["num_players"]).from_dict(data)
+
+
+def test_from_dict_banks_follow_the_rows() -> None:
+    """S8, S13: a seat that passed or was frozen banked its row's hand score, the others -1."""
+    d = _first(lambda d: "passed" in d["status"] and not d["over"])
+    seat = d["status"].index("passed")
+    d["banked"][seat] += 1
+    _refused(d, r"banked\[")
+    d = _first(lambda d: "in_hand" in d["status"] and not d["over"] and d["hand_index"])
+    d["banked"][d["status"].index("in_hand")] = 0
+    _refused(d, r"banked\[")
+
+
+def test_from_dict_rows_keep_the_rules() -> None:
+    """S13: a FREEZE lies in front of a frozen seat only; S9: a busted row ends with its one
+    duplicate; S14: one SECOND_CHANCE at most; S10: at most 6 values."""
+    d = _first(lambda d: "frozen" in d["status"] and not d["over"])
+    d["status"][d["status"].index("frozen")] = "passed"
+    _refused(d, "table")
+    d = _first(lambda d: "busted" in d["status"] and not d["over"])
+    row = d["table"][d["status"].index("busted")]
+    row.insert(0, row.pop())  # the duplicate is no longer last
+    _refused(d, "table")
+    d = _first(lambda d: not d["over"] and d["decision"] == "turn" and d["hand_index"])
+    seat = d["decider"]
+    d["table"][seat] = ["1", "2", "3", "4", "5", "6", "7"]
+    _refused(d, "table")
+
+
+def test_from_dict_totals_not_won_before_the_hand() -> None:
+    """S27: no single seat at the top with target_score or more when a hand starts."""
+    d = _first(lambda d: not d["over"] and d["decision"] == "turn" and max(d["banked"]) < 0)
+    d["scores"][0] = max(d["scores"]) + d["target_score"]
+    _refused(d, "scores")
+
+
+def test_from_dict_the_last_hand_banked_a_hand_score() -> None:
+    """S21-S25: 191 is no hand score (x2 makes it even, without x2 a row gives at most 129)."""
+    assert 191 not in hand_scores(False) and 192 in hand_scores(False)
+    assert min(hand_scores(True)) == 5 and max(hand_scores(True)) == 227
+    d = _first(lambda d: not d["over"] and d["hand_index"] and d["last_sevn"] < 0)
+    d["scores"] = [max(d["scores"]) + 300] * len(d["scores"])  # tied at the top: plays on
+    game = SevnGame(num_players=d["num_players"])
+    game.from_dict(dict(d))
+    d["last_banked"][0] = 191
+    _refused(d, "last_banked")
+
+
+def test_hand_scores_holds_every_row_score() -> None:
+    """The set of hand scores agrees with hand_score on random rows of the deck."""
+    rng = np.random.default_rng(0)
+    others = [c for c in range(17, 31) if c not in (FREEZE, FLIP_THREE, FORK, STORM)]
+    for _ in range(3000):
+        count = int(rng.integers(0, 8))
+        values = [int(v) for v in rng.choice(17, size=count, replace=False)]
+        extra = [int(c) for c in rng.choice(others, size=int(rng.integers(0, 6)), replace=False)]
+        assert hand_score(values + extra, count == 7) in hand_scores(count == 7)
+
+
+def test_from_dict_pending_draws_are_queued_in_order() -> None:
+    """S15, S17, S18: what is pending is the rest of what the FLIP_THREEs and STORMs queued."""
+    game = SevnGame(num_players=4)
+    state = game.new_game(np.random.default_rng(0), {"deck": ["STORM", "5", "FREEZE"], "dealer": 0})
+    d = game.to_dict(state)
+    # seat 1 was dealt the STORM: draws for 1, 2, 3, 0; seat 1 drew the 5, seat 2 the FREEZE
+    assert d["pending"] == [3, 0] and d["decision"] == "target_freeze" and d["decider"] == 2
+    game.from_dict(dict(d))
+    for bad in ([0, 3], [3], [0], [3, 0, 1], [1, 1, 1], [3, 0, 3]):
+        d["pending"] = bad
+        _refused(dict(d), "pending")
+
+
+def test_from_dict_the_first_hand_discards_what_it_discarded() -> None:
+    """S26: no reshuffle in the first hand, so its discard pile is only what it discarded."""
+    d = _first(lambda d: not d["over"] and d["hand_index"] == 0 and not d["discard_pile"])
+    d["discard_pile"].append(d["draw_pile"].pop())
+    card = d["discard_pile"][-1]
+    if card not in ("-2", "-4", "-6", "SECOND_CHANCE"):
+        _refused(d, "discard_pile")
+
+
+@pytest.mark.parametrize("code", ["\u017fTORM", "\u017fECOND_CHANCE", "²", "٣", "FREEZE\u200b"])
+def test_from_dict_refuses_non_ascii_card_codes(code: str) -> None:
+    """A code that only case folding turns into a card (``"\u017f".upper() == "S"``) is refused."""
+    d = _first(lambda d: not d["over"] and d["draw_pile"])
+    d["draw_pile"][0] = code
+    _refused(d, r"draw_pile\[0\].*not ASCII")

@@ -41,6 +41,7 @@ Rule points this engine settles (the rules file leaves them open):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -85,7 +86,18 @@ CARD_VALUE: list[int] = [row[2] for row in CARD_TABLE]
 DECK_COUNTS: list[int] = [row[3] for row in CARD_TABLE]
 NUM_CARD_KINDS = len(CARD_TABLE)
 CODE_TO_CARD: dict[str, int] = {code: i for i, code in enumerate(CARD_CODES)}
-parse_card = parts.card_parser("sevn", CARD_CODES)
+_parse_code = parts.card_parser("sevn", CARD_CODES)
+
+
+def parse_card(code: Any) -> int:
+    """A card code of the rules file as the card's int; ConfigError naming the code otherwise
+    (a non-ASCII text is refused before case folding, which would turn ``"\u017fTORM"`` into
+    ``STORM``)."""
+    if isinstance(code, str) and not code.isascii():
+        raise ConfigError(f"unknown sevn card code {code!r} (not ASCII); known codes: {CARD_CODES}")
+    return _parse_code(code)
+
+
 FULL_DECK: list[int] = [card for card, n in enumerate(DECK_COUNTS) for _ in range(n)]
 assert len(FULL_DECK) == 120 and NUM_CARD_KINDS == 31
 
@@ -296,6 +308,12 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
         self, rng: np.random.Generator, options: dict[str, Any] | None = None
     ) -> SevnState:
         """Start a game. Options: ``deck`` (codes, top first), ``scores`` (per seat), ``dealer``."""
+        deck = (options or {}).get("deck")
+        for i, code in enumerate(deck or []):  # the guard checked it is a list of strings
+            try:
+                parse_card(code)
+            except ConfigError as err:
+                raise ConfigError(f"sevn: reset option 'deck'[{i}]: {err}") from None
         last_banked = [-1] * self.num_players
         state, options = self.deal(
             rng, options, ("has_second_chance", "has_x2"), last_banked=last_banked
@@ -516,11 +534,14 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
         state.banked[seat] = points
 
     # ---- serialisation (the fields are declared on SevnState) -------------------------------------
+    # What from_dict refuses between fields: every rule below names the rule ids it follows from,
+    # and each is a necessary condition of play (a state the rules reach always passes it).
     def check_state(self, state: SevnState, r: StateReader) -> None:
         """What ``from_dict`` refuses between fields; rebuilds the caches of ``table``."""
         state.has_second_chance = [SECOND_CHANCE in cards for cards in state.table]
         state.has_x2 = [X2 in cards for cards in state.table]
         self.check_rows(state, r, LAST_VALUE_CARD, BUSTED)
+        self._check_records(state, r)
 
     def _check_over(self, state: SevnState, r: StateReader) -> None:
         best = max(state.scores)
@@ -530,6 +551,34 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             or not parts.settled_end(state, state.queue, best)
         ):
             raise r.error("over", True, _ENDED)
+        data, n = r.data, state.num_players
+        for s, cards in enumerate(state.table):  # S26: the table is cleared when a hand ends
+            if cards:
+                raise r.error(f"table[{s}]", data["table"][s], "[] once the game is over (S26)")
+        if state.banked != [-1] * n:
+            raise r.error("banked", data["banked"], "all -1 once the game is over")
+        # the statuses are those the last hand ended with (S19): nobody left, or a SEVN (S10)
+        sevn, status, last = state.last_sevn, state.status, state.last_banked
+        for s in range(n):
+            left = status[s] != IN_HAND
+            if (last[s] < 0) != (status[s] == BUSTED) or (not left and sevn < 0):
+                raise r.error(
+                    "last_banked",
+                    data["last_banked"],
+                    "the last hand's banks: -1 exactly for a busted seat, and a seat still in the "
+                    "hand only when someone made SEVN (S10, S19, S20)",
+                )
+        if sevn >= 0 and status[sevn] != IN_HAND:
+            raise r.error("last_sevn", data["last_sevn"], "a seat still in the hand (S10)")
+        if not 1 <= state.deal_pos <= n or (
+            state.deal_pos < n
+            and (sevn < 0 or PASSED in status or state.next_turn != (state.dealer + 1) % n)
+        ):
+            raise r.error(
+                "deal_pos",
+                state.deal_pos,
+                f"{n}, or less at a SEVN during the deal (no turn taken yet, S7, S8, S10)",
+            )
 
     def _check_running(self, state: SevnState, r: StateReader) -> None:
         data, decision, decider, set_aside = r.data, state.decision, state.decider, state.set_aside
@@ -541,8 +590,9 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
             raise r.error(
                 "pending", data["pending"], "[] and the deal over when a turn is offered (S8)"
             )
-        if decision == FORK_CHOICE:
-            ok = len(set_aside) == 2 and FORK in state.table[decider]
+        table = state.table
+        if decision == FORK_CHOICE:  # S16: the FORK was just put in front of its drawer
+            ok = len(set_aside) == 2 and table[decider][-1:] == [FORK]
         elif decision == KEEP_BALLAST:
             ok = len(set_aside) == 1 and BALLAST_M2 <= set_aside[0] <= BALLAST_M6
         else:
@@ -553,17 +603,252 @@ class SevnGame(RaceGame[SevnState], describe=describe_action, parse=parse_action
                 TARGET_SECOND_CHANCE: [SECOND_CHANCE],
             }[decision]
             ok = set_aside == want
-            if decision == TARGET_SECOND_CHANCE and SECOND_CHANCE not in state.table[decider]:
-                ok = False
+            if decision == TARGET_SECOND_CHANCE and not (
+                state.has_second_chance[decider] and second_chance_takers(state, decider)
+            ):
+                ok = False  # S14: offered only to the holder of one, with someone to take it
         if not ok:
             raise r.error(
                 "set_aside",
                 data["set_aside"],
                 f"the card(s) decision {data['decision']!r} is about (FORK: the two revealed "
-                f"cards; SECOND_CHANCE: the drawer holds one already)",
+                f"cards, the FORK last in front of the drawer; SECOND_CHANCE: the drawer holds "
+                f"one already and another seat in the hand holds none)",
+            )
+        self._check_hand(state, r)
+
+    def _check_hand(self, state: SevnState, r: StateReader) -> None:
+        """A running hand: the rows, the banks, the deal, the turn order and the pending draws."""
+        data, n, table, status = r.data, state.num_players, state.table, state.status
+        flat = list(chain.from_iterable(table))
+        storms, flips = flat.count(STORM), flat.count(FLIP_THREE)
+        held_values, banked = state.values, state.banked
+        for s, cards in enumerate(table):
+            st = status[s]
+            held = held_values[s].bit_count()
+            bad = (
+                held >= SEVN_VALUES  # S10: the 7th value ends the hand
+                or cards.count(SECOND_CHANCE) > (st != BUSTED)  # S14 (S9: it saves a bust)
+                or cards.count(FREEZE) != (st == FROZEN)  # S13, S26: in front of its target
+            )
+            if not bad and st == FROZEN:  # ... who then leaves the hand: the FREEZE is last
+                bad = cards[-1] != FREEZE
+            elif not bad and st == BUSTED:  # S9, S20: the one duplicate, last, makes the bust
+                bad = (
+                    sum(c <= LAST_VALUE_CARD for c in cards) != held + 1
+                    or cards[-1] >= BALLAST_M2
+                    or cards.count(cards[-1]) != 2
+                )
+            if bad:
+                raise r.error(
+                    f"table[{s}]",
+                    data["table"][s],
+                    f"a row of a seat {STATUS_NAMES[st]!r}: at most 6 values (S10), each once "
+                    f"unless busted, a busted row ending with its one duplicate number (S9), one "
+                    f"SECOND_CHANCE at most and none when busted (S14), a FREEZE exactly when "
+                    f"frozen, last (S13)",
+                )
+            want = hand_score(cards) if st == PASSED or st == FROZEN else -1
+            if banked[s] != want:  # S8, S13: banked when leaving the hand safely
+                raise r.error(
+                    f"banked[{s}]",
+                    data["banked"][s],
+                    f"{want} (the row's hand score for a seat that passed or was frozen, else -1)",
+                )
+        deal_pos, dealer = state.deal_pos, state.dealer
+        if deal_pos < 1:  # S7: every hand starts with a dealt card, before any decision
+            raise r.error("deal_pos", deal_pos, f"an integer in [1, {n}]")
+        if deal_pos < n:  # S7: the deal is on; no turn was offered yet (S8)
+            self._check_deal(state, r, storms)
+        if len(state.queue) > 3 * flips + n * storms:  # S15, S17: who queued them is on the table
+            raise r.error(
+                "pending",
+                data["pending"],
+                f"at most {3 * flips + n * storms} draws: 3 per FLIP_THREE and one per seat per "
+                f"STORM on the table (S15, S17)",
+            )
+        if state.hand_index == 0:
+            self._check_first_hand_turns(state, r, storms)
+        # S18: the deal and the turns wait behind the queue, so a decision while draws are
+        # pending is about the card the decider drew from it, just before them
+        if state.queue and not _queue_explained(state, [state.decider, *state.queue]):
+            raise r.error(
+                "pending",
+                data["pending"],
+                "the rest of the draws queued by the FLIP_THREEs and STORMs on the table, in order, "
+                "after the decider's own (S18): three for a FLIP_THREE's target (S15), one per "
+                "seat still in the hand clockwise from a STORM's drawer (S17)",
+            )
+        decider, seat = state.decider, state.next_turn
+        if state.decision == TURN:  # S8: the first seat still in the hand from next_turn on
+            while seat != decider:
+                if status[seat] == IN_HAND:
+                    raise r.error(
+                        "next_turn",
+                        seat,
+                        f"a seat from which seat {decider} is the next in the hand",
+                    )
+                seat = (seat + 1) % n
+        else:  # the card decided on came from the last deal, the last turn, or the queue (S18)
+            last = (dealer + deal_pos) % n if deal_pos < n else (seat - 1) % n
+            if decider != last and not (storms or FLIP_THREE in table[decider]):
+                raise r.error(
+                    "decider",
+                    decider,
+                    f"{last}, the seat dealt last or the last to take a turn, unless a FLIP_THREE "
+                    f"aimed at it or a STORM gave it a queued draw (S7, S8, S18)",
+                )
+
+    def _check_records(self, state: SevnState, r: StateReader) -> None:
+        """The totals, the last hand's record and the counters, against the rest (S27)."""
+        data, n, over = r.data, state.num_players, state.over
+        banked = state.last_banked if over else state.banked
+        start = [t - b if b > 0 else t for t, b in zip(state.scores, banked, strict=True)]
+        best = max(start)
+        if min(start) < 0 or (best >= state.target_score and start.count(best) == 1):
+            raise r.error(
+                "scores",
+                data["scores"],
+                "totals that include what each seat banked this hand, and were not won before "
+                f"it: before it, no single seat at the top with {state.target_score} or more (S27)",
+            )
+        index, last, sevn = state.hand_index, state.last_banked, state.last_sevn
+        if over:
+            index -= 1  # the record is that of the last hand, the hand being checked
+            if index < 0:
+                raise r.error("hand_index", state.hand_index, "at least 1 once the game is over")
+        if index == 0 and not over:  # the first hand: no hand before it, no reshuffle yet
+            if sevn != -1 or any(b != -1 for b in last):
+                raise r.error(
+                    "last_banked", data["last_banked"], "all -1 and last_sevn -1 in the first hand"
+                )
+            self._check_first_hand_discards(state, r)
+        # S21: what the last hand banked is in the totals (before this hand, while it runs)
+        totals = state.scores if over else start
+        plain, sevns = (hand_scores(False), hand_scores(True)) if max(last) >= 0 else ((), ())
+        for s in range(n):
+            b = last[s]
+            if b >= 0 and (b > totals[s] or b not in (sevns if s == sevn else plain)):
+                raise r.error(
+                    f"last_banked[{s}]",
+                    b,
+                    f"-1 (busted), or a hand score a row can give (S20-S25, SEVN's for the "
+                    f"last_sevn seat) of at most the seat's total {totals[s]}",
+                )
+            if s == sevn and b < 0:
+                raise r.error("last_sevn", sevn, "a seat that banked the last hand (S10)")
+        low, high = self._decisions_bounds(state)
+        if not low <= state.decisions <= high:
+            raise r.error(
+                "decisions",
+                state.decisions,
+                f"an integer in [{low}, {high}] (the decisions the cards of this hand imply, S8, "
+                f"S11, S13-S16)",
             )
 
+    def _check_deal(self, state: SevnState, r: StateReader, storms: int) -> None:
+        """The deal is on (S7): nobody passed, the first turn is left of the dealer (S8), and the
+        seats not dealt yet hold only what queued draws, a FREEZE and a SECOND_CHANCE gave them."""
+        data, n, table, status = r.data, state.num_players, state.table, state.status
+        deal_pos, dealer = state.deal_pos, state.dealer
+        if PASSED in status:
+            raise r.error(
+                "status", data["status"], "nobody passed: no turn is offered before the deal"
+            )
+        if state.next_turn != (dealer + 1) % n:
+            raise r.error(
+                "next_turn", state.next_turn, f"{(dealer + 1) % n}, left of the dealer (S8)"
+            )
+        for k in range(deal_pos, n):  # not dealt yet: only queued draws can give cards
+            s = (dealer + 1 + k) % n
+            if not (storms or FLIP_THREE in table[s]) and any(
+                c != FREEZE and c != SECOND_CHANCE for c in table[s]
+            ):
+                raise r.error(
+                    f"table[{s}]",
+                    data["table"][s],
+                    "a seat not dealt yet (S7) holds cards only from a FLIP_THREE aimed at it or "
+                    "a STORM (S15, S17), a FREEZE aimed at it (S13), a SECOND_CHANCE handed to "
+                    "it (S14)",
+                )
+
+    def _check_first_hand_turns(self, state: SevnState, r: StateReader, storms: int) -> None:
+        """S8: the turns go round the seats still in the hand, so in the first hand, where
+        ``decisions`` counts this hand's decisions only, they bound how many cards each seat
+        still in the hand can have drawn: its deal card (S7), one per turn, 3 per FLIP_THREE
+        aimed at it and the card itself (S15), one per STORM (S17), the card picked per FORK
+        (S16), a SECOND_CHANCE handed to it (S14)."""
+        n, status, table = state.num_players, state.status, state.table
+        order = [(state.dealer + 1 + k) % n for k in range(n)]
+        seats = [s for s in order if status[s] == IN_HAND]  # in the hand since it began
+        turns = [0] * len(seats)
+        if state.deal_pos == n:
+            nxt = state.next_turn
+            while status[nxt] != IN_HAND:
+                nxt = (nxt + 1) % n
+            at = seats.index(nxt)  # the seats before it had one turn more
+            rounds = (state.decisions - self._decisions_bounds(state)[0] - at) // len(seats)
+            turns = [rounds + (k < at) for k in range(len(seats))]
+        for s, most in zip(seats, turns, strict=True):
+            cards = table[s]
+            flips = cards.count(FLIP_THREE)
+            most += 1 + 4 * flips + storms + cards.count(FORK) + cards.count(SECOND_CHANCE)
+            if len(cards) > most:
+                raise r.error(
+                    f"table[{s}]",
+                    r.data["table"][s],
+                    f"at most {most} cards after {state.decisions} decisions of the first hand "
+                    f"(a deal card, one per turn, per FLIP_THREE four, per STORM and FORK one, "
+                    f"S7, S8, S15-S17)",
+                )
+
+    def _check_first_hand_discards(self, state: SevnState, r: StateReader) -> None:
+        """S26: in the first hand nothing was reshuffled (the draw pile never runs out: at most
+        78 cards on the table, 2 set aside, 14 discarded: 2 FORK cards not picked, 3 used
+        SECOND_CHANCEs with their duplicates, 6 ballast), so the discard pile holds exactly what
+        the hand discarded: one card per FORK resolved, a used SECOND_CHANCE with a number, a
+        discarded ballast, a SECOND_CHANCE nobody could take."""
+        forks = sum(cards.count(FORK) for cards in state.table) - (state.decision == FORK_CHOICE)
+        numbers = chances = ballast = 0
+        for c in state.discard_pile:
+            if c < BALLAST_M2:
+                numbers += 1
+            elif c <= BALLAST_M6:
+                ballast += 1
+            elif c == SECOND_CHANCE:
+                chances += 1
+        others = len(state.discard_pile) - numbers - ballast - chances
+        free = forks - others  # FORK picks left over for numbers (then ballast, then chances)
+        unmatched = numbers - min(numbers, max(free, 0))
+        spare = max(free - numbers, 0)
+        chances -= max(spare - ballast, 0)
+        if free < 0 or len(state.discard_pile) < forks or unmatched > chances:
+            raise r.error(
+                "discard_pile",
+                r.data["discard_pile"],
+                f"in the first hand, what it discarded (S26): one card per FORK resolved "
+                f"({forks}), SECOND_CHANCEs, each with at most one number it saved, and ballast",
+            )
+
+    def _decisions_bounds(self, state: SevnState) -> tuple[int, int]:
+        """The least and most ``decisions`` the state's cards imply: a pass or a FREEZE per seat
+        that left the hand safely (S8, S13), a target per FLIP_THREE on the table (S15), a pick
+        per FORK resolved (S16), a choice per ballast kept (S11); at most a pass per seat and two
+        per card drawn (a turn's draw and the choice the card asks for) in the first hand,
+        unbounded later (earlier hands)."""
+        status = state.status
+        if state.over:
+            return status.count(PASSED) + status.count(FROZEN), 10**12
+        table = state.table
+        low = status.count(PASSED) - (state.decision == FORK_CHOICE)
+        low += sum(map(_CHOICE_CARD.__getitem__, chain.from_iterable(table)))
+        if state.hand_index:
+            return low + (max(state.last_banked) >= 0), 10**12
+        drawn = len(state.set_aside) + len(state.discard_pile) + sum(map(len, table))
+        return low, status.count(PASSED) + 2 * drawn
+
     card_codes, full_deck = CARD_CODES, FULL_DECK  # deck_codes()
+    _parse_card = parse_card  # the deal's parser of the deck option (RaceGame.deal)
 
 
 def second_chance_takers(state: SevnState, drawer: int) -> list[int]:
@@ -573,3 +858,100 @@ def second_chance_takers(state: SevnState, drawer: int) -> list[int]:
         for s in range(state.num_players)
         if s != drawer and state.status[s] == IN_HAND and not state.has_second_chance[s]
     ]
+
+
+_HAND_SCORES: dict[bool, frozenset[int]] = {}
+#: 1 for the cards on the table that took a decision to get there: a FREEZE or FLIP_THREE aimed
+#: (S13, S15), a FORK picked from (S16), a ballast kept (S11)
+_CHOICE_CARD = [
+    int(c in (FREEZE, FLIP_THREE, FORK) or BALLAST_M2 <= c <= BALLAST_M6)
+    for c in range(NUM_CARD_KINDS)
+]
+
+
+def hand_scores(sevn: bool) -> frozenset[int]:
+    """Every hand score some row of the deck gives a seat not busted (S21-S25): 0 to 6 distinct
+    values (exactly 7 and the 17 with ``sevn``), any modifiers, x2 or not, any bonus cards.
+    Computed once, by the distinct (value sum, count, bonus conditions) of the value sets."""
+    out = _HAND_SCORES.get(sevn)
+    if out is not None:
+        return out
+    # (sum, count, all <= 6, count >= 10 capped at 3, run ending at the last number, best run)
+    sets = {(0, 0, True, 0, 0, 0)}
+    for c in range(LAST_VALUE_CARD + 1):  # numbers in increasing order, then ballast
+        v = CARD_VALUE[c]
+        grown = set()
+        for total, count, low, high, run, best in sets:
+            grown.add((total, count, low, high, 0, best))
+            if count < SEVN_VALUES:
+                now = run + 1 if c < BALLAST_M2 else 0
+                grown.add(
+                    (
+                        total + v,
+                        count + 1,
+                        low and v <= 6,
+                        min(high + (v >= 10), 3),
+                        now,
+                        max(best, now),
+                    )
+                )
+        sets = grown
+    found = set()
+    for total, count, low, high, _, best in sets:
+        if (count == SEVN_VALUES) != sevn:
+            continue
+        feather = FEATHERWEIGHT_POINTS if count >= 4 and low else 0
+        heavy = HEAVYWEIGHT_POINTS if high >= 3 else 0
+        straight = STRAIGHT_POINTS_PER_CARD * best if best >= 3 else 0
+        bonuses = {a + b + c for a in {0, feather} for b in {0, heavy} for c in {0, straight}}
+        for doubled in (total, 2 * total):
+            for extra in bonuses:
+                for modifiers in range(0, 31, 2):  # any subset of +2 .. +10 (S3)
+                    score = doubled + modifiers + extra + (SEVN_BONUS if sevn else 0)
+                    found.add(score if score > 0 else 0)
+    out = _HAND_SCORES[sevn] = frozenset(found)
+    return out
+
+
+def _clockwise(queue: list[int], i: int, d: int, n: int) -> int:
+    """The end of the longest run of ``queue`` from ``i`` going clockwise from seat ``d``."""
+    j, last = i, -1
+    while j < len(queue) and (queue[j] - d) % n > last:
+        last = (queue[j] - d) % n
+        j += 1
+    return j
+
+
+def _queue_explained(state: SevnState, queue: list[int]) -> bool:
+    """Whether the draws ``queue`` are what the rules queue (S15, S17, S18): the rest of one block
+    and then whole blocks, each queued by a card on the table, a FLIP_THREE's three draws for the
+    seat it is in front of, or a STORM's draw for each seat in the hand, clockwise from the seat
+    it is in front of (every seat still in the hand was in it then)."""
+    n, table = state.num_players, state.table
+    inside = [s for s in range(n) if state.status[s] == IN_HAND]
+    first = queue[0]
+    ends = set()  # where the first block (what is left of it) can end
+    if FLIP_THREE in table[first]:
+        ends.update(k for k in (1, 2, 3) if queue[:k] == [first] * k)
+    for d in range(n):
+        if STORM in table[d]:
+            start = (first - d) % n  # the seats still in it after the draws served
+            for j in range(1, _clockwise(queue, 0, d, n) + 1):
+                if all(s in queue[:j] for s in inside if (s - d) % n >= start):
+                    ends.add(j)
+    reached, todo = set(ends), sorted(ends)
+    while todo:  # then whole blocks
+        i = todo.pop()
+        seat = queue[i] if i < len(queue) else -1
+        nxt = []
+        if seat >= 0 and FLIP_THREE in table[seat] and queue[i : i + 3] == [seat] * 3:
+            nxt.append(i + 3)
+        if seat >= 0 and STORM in table[seat]:
+            for j in range(i + 1, _clockwise(queue, i, seat, n) + 1):
+                if all(s in queue[i:j] for s in inside):
+                    nxt.append(j)
+        for j in nxt:
+            if j not in reached:
+                reached.add(j)
+                todo.append(j)
+    return len(queue) in reached
