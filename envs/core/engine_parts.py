@@ -73,7 +73,7 @@ def card_parser(game: str, codes: list[str], what: str = "card code") -> Any:
     def parse_card(code: Any) -> int:
         text = str(code).strip()
         card = lookup.get(text)
-        if card is None:
+        if card is None and text.isascii():  # no case folding into a code ("ſTORM".upper())
             card = lookup.get(text.upper(), lookup.get(text.lower()))
         if card is None:
             raise ConfigError(f"unknown {game} {what} {code!r}; known codes: {codes}")
