@@ -1,33 +1,43 @@
-"""Docs that run: every command and code block of the docs is executed, with tiny budgets, in a
+r"""Docs that run: every command and code block of the docs is executed, with tiny budgets, in a
 temporary directory, and fails here when it breaks.
 
 What is read: the fenced ``bash`` / ``python`` blocks (and untagged blocks of command lines) of
-``README.md``, ``docs/*.md``, ``docs/results/*.md``, ``docs/rules/*.md`` and
+``README.md``, ``docs/*.md``, ``docs/results/*.md``, ``docs/rules/*.md`` (those with code) and
 ``examples/README.md``; the inline ``python ...`` / ``cardarena-...`` commands in their prose;
 the command lines of the examples' docstrings; the commands in a Python block's comments
-(``# then: python evaluate.py ...``); and every console command's ``--help`` with the examples
-it shows.
+(``# then: python evaluate.py ...``); and every console command's ``--help`` with the example
+commands it shows.
 
 How it runs: each block gets a folder of its own holding copies of the checkout's docs, configs,
-examples, bench and tests (so a command that writes into them, ``python -m tests.test_docs
---write`` or a picture into ``docs/images/``, writes the copy) and links to the packages. The
-lines of a block run in order in that folder (a replay recorded by one line is read by the
-next). Python commands run in a child forked from one warm process per test worker (torch,
-stable-baselines3 and the suite imported once), each under a timeout; ``python``,
-``.venv/bin/python`` and the console scripts of ``pyproject.toml`` are what the child runs,
-``VAR=value`` lines, ``$VAR``, ``for .. in ..; do ..; done``, ``nice -n N`` and globs are read
-as a shell would.
+examples and bench (and tests, for a block that names it), so that a command writing into
+them (``python -m tests.test_docs --write``, a picture into ``docs/images/``) writes the copy,
+and links to the packages; runs/, results/ and replays/ start empty. The lines of a block run
+in order in that folder (a replay recorded by one line is read by the next). Commands run in a
+child forked from one warm process per test worker (torch, stable-baselines3 and the suite
+imported once), each under a timeout; ``python``, ``.venv/bin/python`` and the console scripts
+of ``pyproject.toml`` are what the child runs; ``VAR=value``, ``$VAR``, ``for .. in ..; do ..;
+done`` (its first and last values), ``nice -n N``, ``\`` continuations and globs are read as a
+shell would; ``make demo`` runs its Makefile recipe.
 
-Budgets shrink by one table (:data:`TINY`: ``--deals 1000`` -> ``--deals 2``, ``--workers 2``
--> 1, ``total_timesteps=200_000`` -> 64, ...); ``train.py`` gets :func:`tiny_training`
-overrides for the keys its config has. Placeholders of the measured runs' commands (``SEED``,
-``RUN_DIR``, ``<file>``) have one value each (:data:`PLACEHOLDERS`).
+Budgets shrink by one table (:data:`TINY`: ``--deals 1000`` -> ``--deals 1``, ``--workers 2``
+-> 1, ``total_timesteps=200_000`` -> 64, search agents' ``worlds=`` / ``iterations=``, ...).
+What each kind of command gets:
 
-Not run: a command of :data:`NOT_RUN` (``make test`` is this suite, ``pip install`` needs the
-network, ...), an inline span that is a syntax (``FILE``, ``...``, ``[--seat N]``), and a block
-or inline command marked in the doc itself by ``<!-- not run: REASON -->`` on the line above
-the block (or just before the inline span): the test lists them with their reasons, and a mark
-without a reason, or one that marks nothing, fails.
+* ``evaluate.py`` / ``cardarena-evaluate``, the examples, Python blocks, the replay tool: run;
+* ``train.py``: run tiny (:func:`tiny_training`) in the README and the Makefile's demo and
+  where a block reads the run it makes (privileged_critic.md); elsewhere (the measured runs of
+  docs/results/, the help's examples) checked as train.py checks a command before any work
+  (the config, every override), not trained;
+* ``bench/`` scripts: parsed by the script's own parser, not measured (:data:`PARSED_ONLY`);
+* :data:`NOT_RUN` (``make test`` is this suite, ``pip install`` needs the network, ...) and
+  :data:`SCRIPTS_ELSEWHERE`: reported with the reason;
+* an inline span that is a syntax (``FILE``, ``X``, ``...``, ``[--seat N]``, ``<game>``): skipped.
+
+A block that cannot run here is marked in the doc itself by ``<!-- not run: REASON -->`` on the
+line above it (or just before an inline span); the marks are few, listed with their reasons,
+and a mark that marks nothing fails. Placeholders of the measured runs' commands (``SEED``,
+``RUN_DIR``, ``<file>``) have one value each (:data:`PLACEHOLDERS`); files a doc tells the
+reader to write are written as it describes them (:data:`WRITTEN_BY_THE_READER`).
 """
 
 from __future__ import annotations
@@ -639,13 +649,16 @@ def runner():
     r.close()
 
 
-def sandbox(tmp_path: Path) -> Path:
+def sandbox(tmp_path: Path, tests: bool = True) -> Path:
     """A folder that looks like the checkout: copies of what commands may write, links to
-    the packages; runs/, results/ and replays/ start empty."""
+    the packages; runs/, results/ and replays/ start empty. ``tests`` (2.6 MB, mostly golden
+    files) only for a block that names it."""
     folder = tmp_path / "checkout"
     folder.mkdir()
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")
     for name in COPIED:
+        if name == "tests" and not tests:
+            continue
         shutil.copytree(ROOT / name, folder / name, ignore=ignore)
     for name in COPIED_FILES:
         shutil.copy2(ROOT / name, folder / name)
@@ -802,7 +815,7 @@ def test_every_mark_marks_a_block() -> None:
 
 @pytest.mark.parametrize("block", RUN, ids=lambda b: b.id)
 def test_doc_block_runs(block: Block, runner: Runner, tmp_path: Path) -> None:
-    report = run_block(runner, block, sandbox(tmp_path))
+    report = run_block(runner, block, sandbox(tmp_path, tests="tests" in block.text))
     print("\n".join(report))
 
 
