@@ -77,7 +77,7 @@ CONSOLE = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scrip
 #: command (its first words) -> why it is not run here
 NOT_RUN = {
     "make test": "it is this test suite (CI runs it: .ci/run)",
-    "make lint": "ruff and mypy over the repository; CI runs it (.ci/run)",
+    "make lint": "ruff over the repository; CI runs it (.ci/run)",
     "make bench": "a measurement of minutes (bench/throughput.py)",
     "make strength": "a measurement of minutes (bench/strength.py); tests/test_bench_strength.py",
     "make setup": "creates .venv with pip from the network",
@@ -115,8 +115,9 @@ QUIET = {"evaluate": ["--no-progress", "--deals", "1"], "train": ["--no-progress
 #: an agent spec's budget -> its tiny value (search agents)
 SPEC_TINY = [(r"\bworlds=\d+", "worlds=8"), (r"\biterations=\d+", "iterations=16")]
 #: the benchmarks' commands are parsed by the script's own parser, not measured: a benchmark
-#: takes its time even shrunk (bench/selfplay_speed.py: a minute at --steps 200), and the
-#: tests of bench/ run each small (tests/test_throughput.py, test_bench_strength.py, ...)
+#: takes its time even shrunk (bench/selfplay_speed.py: a minute at --steps 200); several are
+#: run small by their own tests (tests/test_throughput.py, test_bench_strength.py,
+#: test_best_response.py)
 PARSED_ONLY = ("bench/",)
 #: where the training commands are run (a tiny run); elsewhere (the measured runs' commands of
 #: docs/results/) each is checked as train.py checks it before any work (the config, every
