@@ -183,15 +183,18 @@ def ladder_rows(workers: int, scale: float) -> list[dict[str, Any]]:
             shown = ", ".join(f"{n} {m:.1f}±{h:.1f}" for n, (m, h) in left.items())
             what = "mean cards left"
         else:
-            lineup = names if len(names) <= options["num_players"] else names[-2:]
+            seats = options["num_players"]
+            ladder = names if len(names) <= seats else names[-2:]
+            # an agent per seat (the tournament's rule): the ladder round the table, A B A B
+            lineup = [ladder[i % len(ladder)] for i in range(seats)]
             res = run_tournament(game, lineup, deals, options, workers=workers, progress=False)
             s = {x.name: x for x in res.summaries()}
             holds = all(
-                s[a].win_ci[1] < s[b].win_ci[0] for a, b in zip(lineup, lineup[1:], strict=False)
+                s[a].win_ci[1] < s[b].win_ci[0] for a, b in zip(ladder, ladder[1:], strict=False)
             )
             shown = ", ".join(
                 f"{n} {s[n].win_rate:.3f} [{s[n].win_ci[0]:.3f}, {s[n].win_ci[1]:.3f}]"
-                for n in lineup
+                for n in ladder
             )
             what = "win rate"
         rows.append(

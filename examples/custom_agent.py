@@ -7,7 +7,9 @@ An agent is a class with ``act(observation, action_mask, view) -> action`` (agen
 evaluator builds it from the spec ``custom_agent:make`` (module:factory), so the same agent can be
 ranked from the command line too:
 
-    PYTHONPATH=examples python evaluate.py --game flip6 --agents custom_agent:make ev random
+    PYTHONPATH=examples python evaluate.py --game flip6 --agents custom_agent:make ev threshold random
+
+(a tournament takes an agent for every seat; list one twice to seat it twice).
 """
 
 from __future__ import annotations
@@ -67,7 +69,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponents", nargs="+", default=["ev", "threshold", "random"])
     args = parser.parse_args(argv)
     # every deck seed is played under every seat rotation; a leaderboard with 95% intervals
-    agents = ["custom_agent:make", *args.opponents]
+    # an agent per seat: the opponents in turn round the table (listing one twice seats it twice)
+    others = [args.opponents[i % len(args.opponents)] for i in range(args.num_players - 1)]
+    agents = ["custom_agent:make", *others]
     result = run_tournament(
         "flip6", agents, args.deals, {"num_players": args.num_players}, progress=False
     )

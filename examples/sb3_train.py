@@ -44,13 +44,14 @@ def main(argv: list[str] | None = None) -> None:
 
     out = Path(args.out or Path(tempfile.mkdtemp()) / f"{args.game}_sb3.zip")
     model.save(out)
+    # an agent per seat: the opponents in turn round the table
+    lineup = [f"sb3:{out}", *[ops[i % len(ops)] for i in range(args.num_players - 1)]]
     print(f"saved {out}; rank it any time with: python evaluate.py --game {args.game} "
-          f"--num-players {args.num_players} --agents sb3:{out} {' '.join(ops)}")  # fmt: skip
+          f"--num-players {args.num_players} --agents {' '.join(lineup)}")  # fmt: skip
     # sb3:PATH reads the weights only (nothing unpickled); every seat rotation of each deal
     result = run_tournament(
-        args.game, [f"sb3:{out}", *ops], args.deals, {"num_players": args.num_players},
-        progress=False,
-    )  # fmt: skip
+        args.game, lineup, args.deals, {"num_players": args.num_players}, progress=False
+    )
     print(leaderboard_text(result))
 
 

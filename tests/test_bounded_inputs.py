@@ -102,7 +102,9 @@ def test_a_tournament_too_large_for_one_run_is_refused_before_any_work(tmp_path)
 
     start = time.perf_counter()
     with pytest.raises(ConfigError, match=f"more than {MAX_GAMES} in one run"):
-        run_tournament("flip6", ["ev", "random"], 10_000_000, {"num_players": 3}, progress=False)
+        run_tournament(
+            "flip6", ["ev", "random", "random"], 10_000_000, {"num_players": 3}, progress=False
+        )
     assert time.perf_counter() - start < 5
 
 

@@ -61,6 +61,30 @@ def test_too_few_agents_for_the_seats_is_refused_but_repeats_on_purpose_are_fine
     assert evaluate.main([*BASE, *out, "--agents", "ev", "random", "threshold", "ev"]) == 0
 
 
+def test_the_api_has_the_commands_rule_for_fewer_agents_than_seats(tmp_path):
+    """run_tournament refuses what evaluate.py refuses, with the same message, before any game;
+    a cooperative game seats each agent as a whole team, so one agent is a whole table."""
+    from cardarena.agents.evaluation.schedule import check_enough_agents
+    from cardarena.agents.evaluation.tournament import run_tournament
+    from cardarena.envs.core.errors import ConfigError
+
+    lineup = ["ev", "random", "threshold"]
+    with pytest.raises(ConfigError) as refused:
+        run_tournament(
+            "sevn", lineup, 2, {}, progress=False, results_path=tmp_path / "r.jsonl"
+        )  # sevn's default table has 4 seats
+    with pytest.raises(ConfigError) as cli:
+        check_enough_agents("sevn", lineup, 4)
+    assert str(refused.value) == str(cli.value)
+    assert "4 seats needs 4 agents, got 3" in str(refused.value)
+    assert "ev random threshold threshold" in str(refused.value)  # how to fix it
+    assert not (tmp_path / "r.jsonl").exists()
+    full = run_tournament("sevn", [*lineup, "threshold"], 1, {}, progress=False, bootstrap=10)
+    assert all(len(r.lineup) == 4 for r in full.records)
+    team = run_tournament("thegame", ["greedy"], 1, {"num_players": 2}, progress=False)
+    assert [r.lineup for r in team.records] == [["greedy", "greedy"]]
+
+
 def test_unknown_agent_and_checkpoint_of_another_game_fail_before_games(tmp_path, capsys):
     out = ["--out", str(tmp_path / "o.json")]
     assert evaluate.main([*BASE, *out, "--agents", "ev", "random", "threshold", "nope"]) == 2

@@ -26,9 +26,8 @@ def test_baselines_are_registered_weakest_first() -> None:
 @pytest.mark.parametrize("n", [2, 8])
 @pytest.mark.parametrize("name", ["threshold", "ev"])
 def test_baselines_play_whole_games_at_any_player_count(name: str, n: int) -> None:
-    result = run_tournament(
-        "sevn", [name, "random"], num_deals=2, options={"num_players": n}, progress=False
-    )
+    lineup = [name, "random"] * (n // 2)  # an agent per seat: A B A B ... (2 distinct tables)
+    result = run_tournament("sevn", lineup, num_deals=2, options={"num_players": n}, progress=False)
     assert len(result.records) == 4 and all(len(r.winners) == 1 for r in result.records)
 
 

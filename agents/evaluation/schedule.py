@@ -89,8 +89,8 @@ def coop_tables(
 def plan_tables(
     game: str, agents: Sequence[str], num_players: int, permutations: bool = False
 ) -> list[list[str]]:
-    """The tables of one deck seed (with fewer agents than seats, they repeat around the table;
-    evaluate.py asks for them to be listed on purpose: :func:`check_enough_agents`)."""
+    """The tables of one deck seed. A competitive game gets an agent per seat (the tournament
+    and evaluate.py refuse fewer: :func:`check_enough_agents`); an agent listed twice sits twice."""
     if get_spec(game).cooperative:
         if permutations:
             check_permutation_seats(num_players)

@@ -40,7 +40,13 @@ from cardarena.agents.evaluation.lockstep import batch_kind
 from cardarena.agents.evaluation.ratings import finishing_ranks
 from cardarena.agents.evaluation.records import RANK_BY, GameRecord, TournamentResult, provenance
 from cardarena.agents.evaluation.results import RESULTS_FORMAT, ResultsStore, agent_fingerprint
-from cardarena.agents.evaluation.schedule import Key, check_networks_fit, make_chunks, plan_tables
+from cardarena.agents.evaluation.schedule import (
+    Key,
+    check_enough_agents,
+    check_networks_fit,
+    make_chunks,
+    plan_tables,
+)
 from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summarise_coop
 from cardarena.agents.files import OutputLock, check_writable
 from cardarena.envs.core import seeding
@@ -188,6 +194,10 @@ def run_tournament(
     """Play ``num_deals`` deck seeds x every table of ``agents`` (rotations, or every seating
     with ``permutations``), on ``backend`` "local" (``workers`` processes) or "ray".
 
+    A competitive game needs an agent per seat: fewer agents than seats is a ``ConfigError``
+    saying how to list one several times (the evaluate command's rule, the same check); a
+    cooperative game seats each agent as a whole team, so any number will do.
+
     With ``results_path`` (a ``.jsonl`` file) games already there are reused and new ones are
     appended as they finish. With ``record_dir``, every game played (not those reused) is saved
     there as a replay (:mod:`envs.core.replay`), written by the process that plays it (on a Ray
@@ -209,6 +219,7 @@ def run_tournament(
     _at_least("the bootstrap resamples", bootstrap, 1, f"the default is {BOOTSTRAP}")
     if not agents:
         raise ConfigError("no agents given; name at least one (e.g. random)")
+    check_enough_agents(game, list(agents), num_players)  # the evaluate command's rule too
     _check_cluster(backend, address)
     names = list(dict.fromkeys(agents))
     built = build_agents(game, names, os.getcwd())  # unknown agents, checkpoints of other games
