@@ -87,7 +87,7 @@ class CardGameEnv(AECEnv):
         # this env's own metadata (wrappers such as CaptureStdoutWrapper add render modes to it)
         self.metadata = {
             **self.metadata,
-            "render_modes": list(self.metadata["render_modes"]),
+            "render_modes": list(self.metadata["render_modes"]),  # type: ignore[call-overload]
             "name": f"{spec.name}_v{spec.version}",
         }
         self.game: GameEngine = spec.make_engine(**options)
