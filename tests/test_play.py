@@ -31,7 +31,8 @@ def _tables() -> list[tuple[str, dict, list[str]]]:
         agents = [*reversed(spec.baselines), "random"]
         for options in spec.play_tables:
             n = options.get("num_players", spec.option_default("num_players"))
-            tables.append((game, dict(options), agents[: min(2, n - 1)]))
+            # one agent per other seat (the two best, alternating round the table)
+            tables.append((game, dict(options), [agents[k % 2] for k in range(n - 1)]))
     first = tables[0]
     return [*tables, (first[0], first[1], ["tiny_policy:make", *first[2][1:]])]
 
@@ -84,7 +85,8 @@ def test_a_person_plays_a_whole_game_and_it_is_saved_as_a_replay(game, options, 
 def test_end_of_input_and_quit_stop_cleanly_and_keep_the_game_so_far(tmp_path):
     out = io.StringIO()
     assert (
-        play_human("flip6", 0, ["ev"], {"num_players": 3}, 5, tmp_path, io.StringIO(""), out) == 0
+        play_human("flip6", 0, ["ev"] * 2, {"num_players": 3}, 5, tmp_path, io.StringIO(""), out)
+        == 0
     )
     assert "game stopped (input ended)" in out.getvalue()
     out = io.StringIO()
@@ -117,7 +119,12 @@ def test_entries_are_numbers_or_texts_of_legal_actions():
 
 
 def test_seats_and_table_size():
-    assert seat_specs(4, 2, ["a", "b"]) == ["a", "b", "human", "a"]
+    assert seat_specs(4, 2, ["a", "b", "a"]) == ["a", "b", "human", "a"]
+    with pytest.raises(ConfigError, match="one agent per other seat"):  # as tournaments
+        seat_specs(4, 2, ["a", "b"])
+    with pytest.raises(ConfigError, match="one agent per other seat"):
+        seat_specs(3, 0, ["a", "b", "c"])
+    assert seat_specs(4, 2, ["a", "b"], cooperative=True) == ["a", "b", "human", "a"]
     assert seat_specs(1, 0, []) == ["human"]
     with pytest.raises(ConfigError, match="human seat"):
         seat_specs(3, 3, ["a"])

@@ -1,7 +1,7 @@
 """Human play in the terminal: a person takes one seat, agents the others.
 
     python evaluate.py --game flip6 --human 0 --agents ev threshold random
-    python -m cardarena.agents.tools.play --game ratatat --seat 1 --agents tracker --num-players 3 --seed 7
+    python -m cardarena.agents.tools.play --game ratatat --seat 1 --agents tracker tracker --seed 7
 
 The screen shows what the person's seat may see and nothing else: what the others did since its
 last decision (action texts, which are public in every game of the suite), the game rendered for
@@ -46,13 +46,25 @@ def table_size(game: str, agents: Sequence[str], num_players: int | None) -> int
     return get_spec(game).make_engine().num_players
 
 
-def seat_specs(num_players: int, seat: int, agents: Sequence[str]) -> list[str]:
-    """Who sits where: the person at ``seat``, the agents in the other seats in order (repeated
-    round the table if there are fewer agents than seats)."""
+def seat_specs(
+    num_players: int, seat: int, agents: Sequence[str], cooperative: bool = False
+) -> list[str]:
+    """Who sits where: the person at ``seat``, the agents in the other seats in order. The rule
+    of tournaments (``check_enough_agents``): a competitive game needs one agent per other seat
+    (list one twice to seat it twice); a cooperative game's team repeats its agents round the
+    table."""
     if not 0 <= seat < num_players:
         raise ConfigError(f"the human seat must be in [0, {num_players - 1}], got {seat}")
-    if num_players > 1 and not agents:
+    others = num_players - 1
+    if others and not agents:
         raise ConfigError(f"{num_players} seats: give agents for the other seats (--agents ...)")
+    if len(agents) > others or (not cooperative and len(agents) < others):
+        example = [*agents, *[agents[-1]] * (others - len(agents))][:others] if agents else []
+        raise ConfigError(
+            f"{num_players} seats with you at seat {seat}: give one agent per other seat "
+            f"({others}), got {len(agents)} ({' '.join(agents)}); list one more than once to "
+            f"seat it several times (e.g. --agents {' '.join(example)}), or change --num-players"
+        )
     out, k = [], 0
     for s in range(num_players):
         if s == seat:
@@ -194,7 +206,7 @@ def play_human(
     num_players = table_size(game, agents, options.pop("num_players", None))
     options["num_players"] = num_players
     engine = spec.make_engine(**options)
-    lineup = seat_specs(num_players, seat, agents)
+    lineup = seat_specs(num_players, seat, agents, get_spec(game).cooperative)
     if seed is None:
         seed = int(np.random.default_rng().integers(2**31))
     players = _players(game, lineup, seed)
