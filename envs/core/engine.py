@@ -100,6 +100,21 @@ def guard_state(method: Any) -> Any:
     return guarded
 
 
+def state_error(engine: Any, method: str, state: Any) -> CardArenaError:
+    """The error of an engine method given something that is not one of its states: None (no
+    game yet) is :class:`ResetNeededError`, anything else a ConfigError naming its type. For the
+    methods that check inline (``checks_state_inline``): ``try`` costs nothing until it raises."""
+    if state is None:
+        return ResetNeededError(
+            f"{engine.name}: {method}() was given no game state (None); start a game with "
+            f"new_game(rng) first (on an env: call reset() first)."
+        )
+    return ConfigError(
+        f"{engine.name}: {method}() was given a {type(state).__name__}, not a state of "
+        f"{type(engine).__name__}; pass a state its new_game() or from_dict() made"
+    )
+
+
 def unguarded(bound: Any) -> Any:
     """A bound engine method without :func:`guard_state`'s check (for callers that always pass a
     state: the env's step, the table's masks)."""
@@ -200,7 +215,10 @@ class GameEngine(ABC, Generic[S]):
         if own is not None and callable(own) and not getattr(own, "_guarded", False):
             if not getattr(own, "__isabstractmethod__", False):
                 cls.parse_action = _guard_parse(own)  # type: ignore[method-assign,assignment]
+        inline = getattr(cls, "checks_state_inline", ())  # hot methods that check themselves
         for method in STATE_METHODS:
+            if method in inline:
+                continue
             own_method = cls.__dict__.get(method)
             if callable(own_method) and not getattr(own_method, "__isabstractmethod__", False):
                 setattr(cls, method, guard_state(own_method))

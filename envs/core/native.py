@@ -70,6 +70,9 @@ class NativeEngine:
     state_class: Any
     python_state: type
     python: Any
+    #: the hot methods, which catch a state that is not one (None before a game) themselves at
+    #: no cost (``engine.state_error``); every other state method is wrapped (``guard_state``)
+    checks_state_inline = ("apply", "current_player", "legal_actions", "is_over", "returns")
 
     def from_python(self, state: Any) -> Any:
         """The native state of a Python one (sharing its generator)."""
@@ -80,16 +83,28 @@ class NativeEngine:
         return state.to_python()
 
     def current_player(self, state: Any) -> int | None:
-        return state.current_player()
+        try:
+            return state.current_player()
+        except AttributeError:
+            raise _state_error(self, "current_player", state) from None
 
     def legal_actions(self, state: Any) -> list[int]:
-        return state.legal_actions()
+        try:
+            return state.legal_actions()
+        except AttributeError:
+            raise _state_error(self, "legal_actions", state) from None
 
     def is_over(self, state: Any) -> bool:
-        return state.over
+        try:
+            return state.over
+        except AttributeError:
+            raise _state_error(self, "is_over", state) from None
 
     def returns(self, state: Any) -> list[float]:
-        return state.returns()
+        try:
+            return state.returns()
+        except AttributeError:
+            raise _state_error(self, "returns", state) from None
 
     def clone(self, state: Any, rng: Any = None) -> Any:
         if isinstance(state, self.python_state):
@@ -110,13 +125,20 @@ class NativeEngine:
         return self.state_class.from_python(world)
 
 
+def _state_error(engine: Any, method: str, state: Any) -> Exception:
+    from cardarena.envs.core.engine import state_error
+
+    return state_error(engine, method, state)
+
+
 def _guard_mixin() -> None:
-    """The mixin's state methods refuse ``None`` as every engine's do (``engine.guard_state``)."""
+    """The mixin's other state methods refuse ``None`` as every engine's do
+    (``engine.guard_state``)."""
     from cardarena.envs.core.engine import STATE_METHODS, guard_state
 
     for method in STATE_METHODS:
         own = NativeEngine.__dict__.get(method)
-        if callable(own):
+        if callable(own) and method not in NativeEngine.checks_state_inline:
             setattr(NativeEngine, method, guard_state(own))
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError, state_error
 from cardarena.envs.core.native import NativeEngine, core_choice
 from cardarena.envs.flip6.rules import NUM_ACTIONS, Flip6Game, Flip6State
 
@@ -97,11 +97,14 @@ class NativeFlip6Game(NativeEngine, Flip6Game):
 
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: Any, action: int, seat: int | None = None) -> None:
-        if (seat is not None and seat != state.decider) or state.over:
-            self.check_turn(state, seat)  # raises GameOverError / OutOfTurnError
-        action = int(action)
-        if not (0 <= action < NUM_ACTIONS and state.apply(action)):
-            raise self.illegal(state, action)
+        try:  # no cost unless raised: a None (or foreign) state has no such attribute
+            if (seat is not None and seat != state.decider) or state.over:
+                self.check_turn(state, seat)  # raises GameOverError / OutOfTurnError
+            action = int(action)
+            if not (0 <= action < NUM_ACTIONS and state.apply(action)):
+                raise self.illegal(state, action)
+        except AttributeError:
+            raise state_error(self, "apply", state) from None
 
     def rollouts(
         self, state: Any, count: int, seed: int, horizon: str = "game"

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.engine import ConfigError, state_error
 from cardarena.envs.core.native import NativeEngine, core_choice
 from cardarena.envs.suicidium.rules import NUM_ACTIONS, SuicidiumGame, SuicidiumState
 
@@ -83,12 +83,15 @@ class NativeSuicidiumGame(NativeEngine, SuicidiumGame):
     # ---- queries ------------------------------------------------------------------------------
     # ---- play ---------------------------------------------------------------------------------
     def apply(self, state: Any, action: int, seat: int | None = None) -> None:
-        if state.over or (seat is not None and seat != state.decider):
-            self.check_turn(state, seat)  # raises GameOverError / OutOfTurnError
-        if type(action) is not int:
-            action = int(action)
-        if not (0 <= action < NUM_ACTIONS and state.apply(action)):
-            raise self.illegal(state, action)
+        try:  # no cost unless raised: a None (or foreign) state has no such attribute
+            if state.over or (seat is not None and seat != state.decider):
+                self.check_turn(state, seat)  # raises GameOverError / OutOfTurnError
+            if type(action) is not int:
+                action = int(action)
+            if not (0 <= action < NUM_ACTIONS and state.apply(action)):
+                raise self.illegal(state, action)
+        except AttributeError:
+            raise state_error(self, "apply", state) from None
 
     def rollouts(
         self, state: Any, count: int, seed: int, horizon: str = "game"
