@@ -137,7 +137,7 @@ class Person(io.StringIO):
 def test_human_play_refuses_junk_with_the_legal_list_and_plays_on(junk):
     junk = [j for j in junk if j.strip().lower() not in ("quit", "exit", ":q", "?", "help")]
     out = io.StringIO()
-    rc = play_human("flip6", 0, ["random"], {"num_players": 3}, 5, None, Person(junk), out)
+    rc = play_human("flip6", 0, ["random"] * 2, {"num_players": 3}, 5, None, Person(junk), out)
     text = out.getvalue()
     assert rc == 0 and "game over" in text
     assert text.count("is not a legal action here. Legal actions:") >= sum(
@@ -160,7 +160,7 @@ def parse_entry_never_legal(text: str) -> bool:
 def test_one_bad_line_does_not_end_the_game(line):
     out = io.StringIO()
     person = Person([line])
-    assert play_human("flip6", 0, ["random"], {"num_players": 3}, 5, None, person, out) == 0
+    assert play_human("flip6", 0, ["random"] * 2, {"num_players": 3}, 5, None, person, out) == 0
     text = out.getvalue()
     assert "game over" in text and "Traceback" not in text
     if line.strip():
