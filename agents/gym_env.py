@@ -36,6 +36,7 @@ import gymnasium as gym
 import numpy as np
 
 from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.errors import check_number
 from cardarena.envs.core.pictures import picture
 from cardarena.envs.core.registry import id_game
 from cardarena.envs.core.seats import SeatAgent
@@ -125,10 +126,7 @@ class CardArenaGymEnv(SelfPlayEnv):
             raise ConfigError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
-        if not isinstance(illegal_reward, int | float | np.number) or not np.isfinite(
-            illegal_reward
-        ):
-            raise ConfigError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        illegal_reward = check_number("illegal_reward", illegal_reward)
         if illegal_action not in ILLEGAL_MODES:
             raise ConfigError(
                 f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}"

@@ -27,7 +27,12 @@ from cardarena.envs.core.engine import (
     StateReader,
     unguarded,
 )
-from cardarena.envs.core.errors import ActionTypeError, UnknownAgentError
+from cardarena.envs.core.errors import (
+    ActionTypeError,
+    UnknownAgentError,
+    check_int,
+    check_number,
+)
 from cardarena.envs.core.pictures import check_seat, picture
 from cardarena.envs.core.spec import GameSpec  # noqa: F401  (re-exported: it lived here)
 from cardarena.envs.core.table import Table
@@ -73,14 +78,8 @@ class CardGameEnv(AECEnv):
                 f"'terminate' (the game ends, illegal_reward for the offender), got "
                 f"{illegal_action!r}"
             )
-        if (
-            isinstance(illegal_reward, bool)
-            or not isinstance(illegal_reward, int | float | np.number)
-            or not np.isfinite(illegal_reward)
-        ):
-            raise ConfigError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
         #: the seat whose illegal action ended the episode ("terminate"), else None
         self.forfeited_by: int | None = None
         self.spec = spec
@@ -137,10 +136,7 @@ class CardGameEnv(AECEnv):
     # ---- checks of the arguments ------------------------------------------------------------------
     def _require(self, what: str) -> Any:
         """The state in play, or ResetNeededError: ``what`` needs a game (call reset() first)."""
-        state = self._table.state
-        if state is None:
-            raise ResetNeededError(f"{self.spec.name}: call reset() before {what}.")
-        return state
+        return self._table.require(what)
 
     def seat_of(self, agent: Any) -> int:
         """The seat of agent name ``agent`` (``"player_2"`` -> 2), or UnknownAgentError naming
@@ -156,15 +152,7 @@ class CardGameEnv(AECEnv):
     def check_seat(self, seat: Any) -> int:
         """``seat`` as an int in ``range(num_players)`` (a Python or numpy integer), or the
         ConfigError saying what a seat is here."""
-        n = self.game.num_players
-        if isinstance(seat, bool | np.bool_) or not isinstance(seat, int | np.integer):
-            raise ConfigError(
-                f"{self.spec.name}: a seat is an int in [0, {n - 1}], got {seat!r} (agent names "
-                f"such as 'player_0' go to observe(); seat_of() turns one into its seat)"
-            )
-        if not 0 <= int(seat) < n:
-            raise ConfigError(f"{self.spec.name}: seat must be in [0, {n - 1}], got {seat}")
-        return int(seat)
+        return check_int(f"{self.spec.name}: seat", seat, 0, self.game.num_players - 1)
 
     # ---- PettingZoo API ----------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:

@@ -90,10 +90,7 @@ def guard_state(method: Any) -> Any:
     @functools.wraps(method)
     def guarded(self: Any, state: Any, *args: Any, **kwargs: Any) -> Any:
         if state is None:
-            raise ResetNeededError(
-                f"{self.name}: {method.__name__}() was given no game state (None); start a game "
-                f"with new_game(rng) first (on an env: call reset() first)."
-            )
+            raise state_error(self, method.__name__, state)
         return method(self, state, *args, **kwargs)
 
     guarded._guards_state = True  # type: ignore[attr-defined]
@@ -153,6 +150,7 @@ def _guard_new_game(deal: Any) -> Any:
     than the deck holds it, a score out of range, a hand too big, a card no pile can take). A
     deal without options is not checked (it is a state of the rules)."""
 
+    @functools.wraps(deal)
     def new_game(self: Any, rng: np.random.Generator, options: dict[str, Any] | None = None) -> Any:
         if not options:
             return deal(self, rng, options)
@@ -168,9 +166,6 @@ def _guard_new_game(deal: Any) -> Any:
         return state
 
     new_game._guarded = True  # type: ignore[attr-defined]
-    new_game.__doc__ = deal.__doc__
-    new_game.__name__ = "new_game"
-    new_game.__qualname__ = getattr(deal, "__qualname__", "new_game")
     return new_game
 
 

@@ -53,6 +53,18 @@ def check_int(name: str, value: Any, low: int, high: int) -> int:
     return int(value)
 
 
+def check_number(name: str, value: Any) -> float:
+    """A finite real number (a Python or numpy int or float, not a bool) as a float, or the
+    ConfigError naming the option."""
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, int | float | np.number)
+        or not np.isfinite(value)
+    ):
+        raise ConfigError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
 def check_scores(scores: Any, num_players: int) -> list[int]:
     """Validate a ``scores`` scenario option: one non-negative integer game total per seat
     (None: everybody at 0)."""

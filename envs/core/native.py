@@ -23,6 +23,7 @@ import os
 from types import ModuleType
 from typing import Any
 
+from cardarena.envs.core.engine import state_error
 from cardarena.envs.core.errors import ConfigError
 
 #: environment variable choosing the core: "native" (the default where built) or "python"
@@ -86,25 +87,25 @@ class NativeEngine:
         try:
             return state.current_player()
         except AttributeError:
-            raise _state_error(self, "current_player", state) from None
+            raise state_error(self, "current_player", state) from None
 
     def legal_actions(self, state: Any) -> list[int]:
         try:
             return state.legal_actions()
         except AttributeError:
-            raise _state_error(self, "legal_actions", state) from None
+            raise state_error(self, "legal_actions", state) from None
 
     def is_over(self, state: Any) -> bool:
         try:
             return state.over
         except AttributeError:
-            raise _state_error(self, "is_over", state) from None
+            raise state_error(self, "is_over", state) from None
 
     def returns(self, state: Any) -> list[float]:
         try:
             return state.returns()
         except AttributeError:
-            raise _state_error(self, "returns", state) from None
+            raise state_error(self, "returns", state) from None
 
     def clone(self, state: Any, rng: Any = None) -> Any:
         if isinstance(state, self.python_state):
@@ -123,12 +124,6 @@ class NativeEngine:
     def resample_hidden(self, state: Any, seat: int, rng: Any) -> Any:
         world = self.python.resample_hidden(state.to_python(copy_rng=False), seat, rng)
         return self.state_class.from_python(world)
-
-
-def _state_error(engine: Any, method: str, state: Any) -> Exception:
-    from cardarena.envs.core.engine import state_error
-
-    return state_error(engine, method, state)
 
 
 def _guard_mixin() -> None:

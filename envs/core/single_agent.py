@@ -23,7 +23,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from cardarena.envs.core.errors import ConfigError, check_int
+from cardarena.envs.core.errors import ConfigError, check_int, check_number
 from cardarena.envs.core.loop import play
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.seats import RandomSeat, SeatAgent
@@ -95,12 +95,7 @@ class SelfPlayEnv(gym.Env):
             learner_seat = check_int("learner_seat", learner_seat, 0, self.num_players - 1)
         if not isinstance(shared_policy, bool | np.bool_):
             raise ConfigError(f"shared_policy must be True or False, got {shared_policy!r}")
-        if (
-            isinstance(shaping, bool)
-            or not isinstance(shaping, int | float | np.number)
-            or not np.isfinite(shaping)
-        ):
-            raise ConfigError(f"shaping must be a finite number (0 for none), got {shaping!r}")
+        shaping = check_number("shaping", shaping)
         seed = check_seed(seed)
         self.opponents = opponents or _random_opponents
         self.fixed_seat = learner_seat
