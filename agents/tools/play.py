@@ -15,64 +15,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-import numpy as np
-
-from cardarena.agents.files import check_writable
 from cardarena.agents.tools.commands import UserHelp, for_user, prog
-from cardarena.envs.core import seeding
-from cardarena.envs.core.engine import CardArenaError, ConfigError, GameEngine
-from cardarena.envs.core.loop import decide
+from cardarena.agents.tools.session import (  # noqa: F401 (the terminal table's API)
+    HUMAN,
+    SeatSession,
+    seat_specs,
+    table_size,
+    verdict,
+)
+from cardarena.envs.core.engine import CardArenaError, GameEngine
 from cardarena.envs.core.options import parse_options
-from cardarena.envs.core.registry import get_spec, names
+from cardarena.envs.core.registry import names
 
-HUMAN = "human"
 QUIT_WORDS = ("quit", "exit", ":q")
-
-
-def table_size(game: str, agents: Sequence[str], num_players: int | None) -> int:
-    """Seats: ``num_players`` if given, else one per agent plus the person when the game allows
-    it, else the game's default."""
-    if num_players is not None:
-        return num_players
-    engine_cls = get_spec(game).engine_cls
-    wanted = len(agents) + 1
-    if agents and engine_cls.min_players <= wanted <= engine_cls.max_players:
-        return wanted
-    return get_spec(game).make_engine().num_players
-
-
-def seat_specs(
-    num_players: int, seat: int, agents: Sequence[str], cooperative: bool = False
-) -> list[str]:
-    """Who sits where: the person at ``seat``, the agents in the other seats in order. The rule
-    of tournaments (``check_enough_agents``): a competitive game needs one agent per other seat
-    (list one twice to seat it twice); a cooperative game's team repeats its agents round the
-    table."""
-    if not 0 <= seat < num_players:
-        raise ConfigError(f"the human seat must be in [0, {num_players - 1}], got {seat}")
-    others = num_players - 1
-    if others and not agents:
-        raise ConfigError(f"{num_players} seats: give agents for the other seats (--agents ...)")
-    if len(agents) > others or (not cooperative and len(agents) < others):
-        example = [*agents, *[agents[-1]] * (others - len(agents))][:others] if agents else []
-        raise ConfigError(
-            f"{num_players} seats with you at seat {seat}: give one agent per other seat "
-            f"({others}), got {len(agents)} ({' '.join(agents)}); list one more than once to "
-            f"seat it several times (e.g. --agents {' '.join(example)}), or change --num-players"
-        )
-    out, k = [], 0
-    for s in range(num_players):
-        if s == seat:
-            out.append(HUMAN)
-        else:
-            out.append(agents[k % len(agents)])
-            k += 1
-    return out
 
 
 def legal_menu(engine: GameEngine, state: Any) -> list[tuple[int, str]]:
@@ -154,34 +113,6 @@ def read_action(
         say("  " + menu_text(legal_menu(engine, state)))
 
 
-def verdict(cooperative: bool, seat: int, winners: list[int], who: Any) -> str:
-    """How the game ended for the person at ``seat`` (``who(s)`` names a seat)."""
-    if cooperative:
-        return "the team won" if winners else "the team lost"
-    if seat in winners:
-        return "you won" if len(winners) == 1 else f"you share the win with {winners}"
-    return f"you lost; winners: {[who(w) for w in winners]}"
-
-
-def _players(game: str, lineup: list[str], seed: int) -> dict[int, Any]:
-    """The agents of the seats the person does not play, each reset with its seat's seed."""
-    from cardarena.agents import make_agent
-
-    players: dict[int, Any] = {}
-    for s, name in enumerate(lineup):
-        if name != HUMAN:
-            players[s] = make_agent(game, name, seed=seeding.agent_seed(seed, s))
-            players[s].reset(seeding.agent_seed(seed, s))
-    return players
-
-
-def _check_seed_and_record(seed: Any, record_dir: str | Path | None) -> None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"the deal seed must be an integer >= 0, got {seed!r} (or leave it out)")
-    if record_dir is not None:
-        check_writable("the replay directory (--record)", Path(record_dir), directory=True)
-
-
 def play_human(
     game: str,
     seat: int,
@@ -194,81 +125,53 @@ def play_human(
 ) -> int:
     """Play one game with a person at ``seat`` (reading ``inp``, default stdin); 0 when the game
     ends or the person quits (``quit``, end of input, Ctrl-C)."""
-    from cardarena.envs.core.replay import ReplayWriter, replay_name
-
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
     echo = not inp.isatty()  # piped input: show what was read, so a transcript reads well
 
-    options = dict(options or {})
-    spec = get_spec(game)
-    _check_seed_and_record(seed, record_dir)
-    num_players = table_size(game, agents, options.pop("num_players", None))
-    options["num_players"] = num_players
-    engine = spec.make_engine(**options)
-    lineup = seat_specs(num_players, seat, agents, get_spec(game).cooperative)
-    if seed is None:
-        seed = int(np.random.default_rng().integers(2**31))
-    players = _players(game, lineup, seed)
-    state = engine.new_game(np.random.default_rng(seed))
-    writer = None
-    if record_dir is not None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = Path(record_dir) / f"{stamp}-{replay_name(game, seed, lineup)}"
-        writer = ReplayWriter(path, game, options, seed, lineup, source="human play")
-        writer.begin(engine, state)
-
     def say(text: str = "") -> None:
         print(text, file=out)
 
-    def who(s: int) -> str:
-        return "you" if s == seat else f"seat {s} ({lineup[s]})"
-
-    say(f"{game} {options}  seed {seed}")
-    say("  " + "  ".join(f"seat {s}: {'YOU' if s == seat else n}" for s, n in enumerate(lineup)))
-    say("type an action's number or its text; '?' shows the screen again, 'quit' stops")
-    events: list[str] = []
-    mask = np.zeros(engine.num_actions, dtype=np.int8)
     quit_reason = ""
+    session: SeatSession | None = None
     try:
-        while not engine.is_over(state):
-            current = engine.current_player(state)
-            if current == seat:
-                say("-" * 72)
-                say(screen(engine, spec, state, seat, events))
-                events = []
-                action, quit_reason = read_action(engine, spec, state, seat, inp, out, echo)
-                if quit_reason:
-                    break
-                engine.apply(state, action, seat)
-                events.append(f"you: {engine.describe_action(action)}")
-            else:
-                action = decide(spec, engine, state, current, players[current], mask)
-                engine.apply(state, action, current)
-                events.append(f"{who(current)}: {engine.describe_action(action)}")
-            if writer is not None:
-                writer.action(engine, state, current, action)
+        session = SeatSession(game, seat, agents, options, seed, record_dir, "human play")
+        engine, spec, state = session.engine, session.spec, session.state
+        say(f"{game} {session.options}  seed {session.seed}")
+        say(
+            "  "
+            + "  ".join(
+                f"seat {s}: {'YOU' if s == seat else n}" for s, n in enumerate(session.lineup)
+            )
+        )
+        say("type an action's number or its text; '?' shows the screen again, 'quit' stops")
+        while session.to_move:
+            say("-" * 72)
+            say(screen(engine, spec, state, seat, session.take_events()))
+            action, quit_reason = read_action(engine, spec, state, seat, inp, out, echo)
+            if quit_reason:
+                break
+            session.play(action)
     except KeyboardInterrupt:
         quit_reason = "interrupted"
     finally:
-        if writer is not None:
-            writer.end(engine, state)
+        if session is not None:
+            session.close()
     say("=" * 72)
+    if session is None:  # interrupted while the agents played up to the first decision
+        say(f"game stopped ({quit_reason}).")
+        return 0
     if quit_reason:
         say(f"game stopped ({quit_reason}).")
     else:
-        for e in events:
+        for e in session.take_events():
             say(f"  {e}")
-        say(spec.render(state, seat))
-        winners = engine.winners(state)
-        scores = engine.scores(state)
-        say(f"game over: {verdict(spec.cooperative, seat, winners, who)}. scores {scores}")
-    if writer is not None:
-        say(
-            for_user(
-                f"replay saved: {writer.path}  (python -m cardarena.agents.tools.replay {writer.path})"
-            )
-        )
+        say(session.render())
+        result = session.result()
+        say(f"game over: {result['verdict']}. scores {result['scores']}")
+    if session.replay_path is not None:
+        path = session.replay_path
+        say(for_user(f"replay saved: {path}  (python -m cardarena.agents.tools.replay {path})"))
     return 0
 
 
