@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 # pytest workers: 2 cores on the reference machine
 WORKERS ?= 2
 
-.PHONY: setup demo test test-kernels wheel-smoke lint strength bench clean
+.PHONY: setup demo test test-python-core test-kernels wheel-smoke lint strength bench clean
 
 setup: $(VENV)/.installed
 
@@ -27,6 +27,12 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q -n $(WORKERS) -m "not serial" --durations=15
 	$(BIN)/python -m pytest -q -m serial -p no:xdist
+
+# The generic harness (conservation, masks, rewards, leaks, round trips) and the from_dict fuzz on
+# the Python core too: make test checks the native core wherever it is built (CI runs both).
+test-python-core: setup
+	CARDARENA_CORE=python $(BIN)/python -m pytest -q -n $(WORKERS) tests/test_harness.py \
+		tests/test_from_dict.py
 
 # The numerically sensitive tests again under other OpenBLAS kernels than the machine's own: a
 # network's decisions must not depend on the kernel (CI runs this after make test).

@@ -9,6 +9,12 @@ and clear errors for every misuse.
 
 Random play always picks uniformly among the legal actions with a numpy Generator seeded apart
 from the game, so every failure is reproducible from the test id and the printed seeds.
+
+It runs on the core ``envs.make`` picks: the native one where it is built (``make test``), the
+Python one under ``CARDARENA_CORE=python`` (``make test-python-core``, which CI runs too). The
+two cores play the same games (the lock-step tests ``tests/test_native_<game>.py``), so the Python
+run plays a quarter of the random games (``CORE_SCALE``): enough to check the reference's own path
+(its encoder, views and ``from_dict``) at a quarter of the time.
 """
 
 from __future__ import annotations
@@ -39,15 +45,19 @@ from cardarena.envs.core import (
     OutOfTurnError,
     ResetNeededError,
 )
+from cardarena.envs.core.native import core_choice
 
+#: the core under test (``CARDARENA_CORE``, native when unset) and its share of the random games
+CORE = core_choice()
+CORE_SCALE = 1.0 if CORE == "native" else 0.25
 #: a random game still running after this many decisions counts as not terminating
 MAX_DECISIONS = 20_000
 #: random games per game (spread over its player counts) driven through the bare engine
-ENGINE_GAMES_PER_GAME = 2_000
+ENGINE_GAMES_PER_GAME = int(2_000 * CORE_SCALE)
 #: random games per game (spread over its player counts) driven through the AEC env
-AEC_GAMES_PER_GAME = 300
+AEC_GAMES_PER_GAME = int(300 * CORE_SCALE)
 #: random games per player count for the hidden-information check
-LEAK_GAMES = 40
+LEAK_GAMES = int(40 * CORE_SCALE)
 #: chance that a decision point of those games is checked for leaks
 LEAK_CHECK_PROB = 0.15
 
@@ -190,6 +200,18 @@ def mentions_seat(text: str, seat: int) -> bool:
 
 
 # ---- 0. registry ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", GAMES)
+def test_the_harness_runs_on_the_core_it_names(name: str) -> None:
+    """``CARDARENA_CORE=python`` really gives the Python engine (else this run would check the
+    native core twice), and the default gives the native one wherever it is built."""
+    engine = envs.make(name).game
+    python_engine = type(engine).__module__.endswith(".rules")
+    if CORE == "python":
+        assert python_engine, f"{name}: CARDARENA_CORE=python made {type(engine).__name__}"
+    elif envs.get_spec(name).native_built():
+        assert not python_engine, f"{name}: the native core is built but not used"
+
+
 def test_registry_lists_games() -> None:
     assert GAME_NAMES, "no game is registered"
     assert GAME_NAMES == sorted(envs.GAMES)
