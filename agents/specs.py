@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cardarena.agents.base import Agent, RandomAgent
+from cardarena.agents.exact import exact
 from cardarena.envs.core.engine import ConfigError
 from cardarena.envs.core.registry import get_spec
 
@@ -89,6 +90,9 @@ def build_agent(
     baselines = scripted(game)
     if spec in baselines:
         return baselines[spec](seed=seed)
+    solved = exact(game)
+    if spec in solved:
+        return solved[spec](seed=seed)
     if spec.partition(":")[0] in SEARCH_KINDS:
         if search is None:
             raise ConfigError(
@@ -121,7 +125,7 @@ def build_agent(
             raise ConfigError(f"{spec!r} returned {built!r}, which has no act() method")
         return built
     raise ConfigError(
-        f"unknown agent {spec!r} for {game}; use one of {scripted_names(game)}, 'zoo:NAME', "
+        f"unknown agent {spec!r} for {game}; use one of {scripted_names(game) + list(exact(game))}, 'zoo:NAME', "
         f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]' or "
         f"'module:factory'"
     )

@@ -1,0 +1,25 @@
+"""Agents that play a game, or a part of it, exactly: solved by dynamic programming rather than
+scripted or learned (``optimal_round`` of flip6: the round's expected points maximised exactly).
+
+``EXACT`` maps a game to its solved agents' factories (each takes ``seed=``); ``make_agent``
+builds them by name like the scripted baselines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def _flip6_round(seed: int | None = None) -> Any:
+    from cardarena.agents.exact.flip6_round import OptimalRoundAgent
+
+    return OptimalRoundAgent(seed=seed)
+
+
+EXACT: dict[str, dict[str, Callable[..., Any]]] = {"flip6": {"optimal_round": _flip6_round}}
+
+
+def exact(game: str) -> dict[str, Callable[..., Any]]:
+    """The solved agents of ``game`` by name (empty for a game with none)."""
+    return dict(EXACT.get(game, {}))
