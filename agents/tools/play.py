@@ -194,7 +194,7 @@ def play_human(
 ) -> int:
     """Play one game with a person at ``seat`` (reading ``inp``, default stdin); 0 when the game
     ends or the person quits (``quit``, end of input, Ctrl-C)."""
-    from cardarena.envs.core.replay import ReplayWriter, replay_name
+    from cardarena.envs.core.replay import ReplayWriter, agent_note, replay_name
 
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
@@ -247,7 +247,8 @@ def play_human(
                 engine.apply(state, action, current)
                 events.append(f"{who(current)}: {engine.describe_action(action)}")
             if writer is not None:
-                writer.action(engine, state, current, action)
+                note = None if current == seat else agent_note(players[current])
+                writer.action(engine, state, current, action, note)
     except KeyboardInterrupt:
         quit_reason = "interrupted"
     finally:
