@@ -96,6 +96,10 @@ def build_agent(
                 f"scripted baseline of {game} {list(baselines)}, 'zoo:NAME' or a checkpoint"
             )
         return search(game, spec, seed)
+    if spec.startswith("llm:"):  # a language model behind a function (agents/outside/llm.py)
+        from cardarena.agents.outside.llm import build_llm_agent
+
+        return build_llm_agent(game, spec, seed, lambda g, s, r: build_agent(g, s, r, search))
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)
     if spec.startswith("sb3:"):
@@ -122,6 +126,6 @@ def build_agent(
         return built
     raise ConfigError(
         f"unknown agent {spec!r} for {game}; use one of {scripted_names(game)}, 'zoo:NAME', "
-        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]' or "
-        f"'module:factory'"
+        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
+        f"'llm:module:function' or 'module:factory'"
     )
