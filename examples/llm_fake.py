@@ -1,6 +1,6 @@
 """A stand-in for a language model, to try the ``llm:`` agent without one (docs/llm_agents.md).
 
-    python examples/llm_fake.py                     # tiny: 2 flip6 deals against ev and random, one transcript shown
+    python examples/llm_fake.py                     # tiny: 2 flip6 deals against ev and random; one transcript
     python examples/llm_fake.py --game ratatat --deals 10
 
 ``ask(messages)`` is the model function an ``llm:module:function`` spec names: it takes the
@@ -47,14 +47,21 @@ def ask(messages: list[dict[str, str]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cardarena.agents import best_baseline
     from cardarena.agents.evaluation.report import leaderboard_text
     from cardarena.agents.evaluation.tournament import run_tournament
+    from cardarena.envs.core.registry import get_spec
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="flip6")
     parser.add_argument("--deals", type=int, default=2, help="deck seeds (each under 4 seatings)")
-    parser.add_argument("--opponents", nargs="+", default=["ev", "random", "random"])
+    parser.add_argument(
+        "--opponents", nargs="+", help="the other seats (default: the best baseline, then random)"
+    )
     args = parser.parse_args(argv)
+    if args.opponents is None:  # a seat per player of the game's default table
+        seats = get_spec(args.game).make_engine().num_players
+        args.opponents = [best_baseline(args.game)] + ["random"] * max(seats - 2, 0)
     sys.path.insert(0, str(Path(__file__).resolve().parent))  # so that llm_fake is importable
     with tempfile.TemporaryDirectory() as replays:
         result = run_tournament(
