@@ -104,7 +104,7 @@ def load_function(spec: str, module: str, function: str) -> Callable[[Messages],
         ) from None
     if not callable(fn):
         raise ConfigError(f"{spec!r} names {fn!r}, not a function of the messages")
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 class LLMAgent(Agent):
