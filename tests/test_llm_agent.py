@@ -393,3 +393,26 @@ def test_a_note_needs_format_3_and_must_be_an_object(tmp_path):
     record_game(path2, "thegame", {"num_players": 1}, 0, ["x"], [action], timestamp=False)
     assert "note" not in Replay.load(path2).actions[0]
     assert play  # the loop the recorders read notes after
+
+
+def long_winded(messages):
+    return "x" * 50_000 + f"\nACTION: {_legal(messages)[0]}"
+
+
+def test_a_long_reply_is_cut_in_the_transcript_and_a_huge_note_in_the_replay(tmp_path):
+    from cardarena.agents.outside.llm import MAX_NOTE_TEXT
+    from cardarena.envs.core.replay import MAX_NOTE_CHARS, record_game
+
+    agent = make_agent("flip6", f"llm:{ME}:long_winded")
+    agent.reset(0)
+    _decide(agent)
+    reply = agent.note["messages"][2]["content"]
+    assert len(reply) < MAX_NOTE_TEXT + 100 and reply.endswith("more characters cut]")
+    assert agent.note["fallback"] is False  # the model read the whole reply
+    engine = get_spec("thegame").make_engine(num_players=1)
+    action = int(engine.legal_actions(engine.new_game(np.random.default_rng(0)))[0])
+    path = tmp_path / "g.jsonl"
+    huge = {"kind": "x", "text": "y" * (MAX_NOTE_CHARS + 1)}
+    record_game(path, "thegame", {"num_players": 1}, 0, ["x"], [action], notes=[huge])
+    size = len(json.dumps(huge, separators=(",", ":")))
+    assert size > MAX_NOTE_CHARS and Replay.load(path).actions[0]["note"] == {"cut": size}

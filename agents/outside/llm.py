@@ -44,6 +44,9 @@ MAX_RETRIES = 10
 DEFAULT_RETRIES = 2
 DEFAULT_FALLBACK = "random"
 ON_ERROR = ("raise", "fallback")
+#: the longest message text a transcript keeps (the model is sent the whole of it): a reply of
+#: a model that thinks aloud for pages is cut in the note, so the replay stays readable
+MAX_NOTE_TEXT = 20_000
 Messages = list[dict[str, str]]
 
 
@@ -209,15 +212,26 @@ class LLMAgent(Agent):
                 if attempt < self.retries:
                     self.stats["retries"] += 1
                 continue
-            note["messages"] = messages
+            note["messages"] = _kept(messages)
             note["action"] = self.engine.describe_action(action)
             return action
-        note["messages"] = messages
+        note["messages"] = _kept(messages)
         note["fallback"] = True
         self.stats["fallbacks"] += 1
         action = int(self.fallback.act(observation, action_mask, view))
         note["action"] = self.engine.describe_action(action)
         return action
+
+
+def _kept(messages: Messages) -> Messages:
+    """The messages as a transcript keeps them: each text cut at :data:`MAX_NOTE_TEXT`."""
+    out = []
+    for m in messages:
+        text = m["content"]
+        if len(text) > MAX_NOTE_TEXT:
+            text = f"{text[:MAX_NOTE_TEXT]}... [{len(text) - MAX_NOTE_TEXT} more characters cut]"
+        out.append({"role": m["role"], "content": text})
+    return out
 
 
 def build_llm_agent(

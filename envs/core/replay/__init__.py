@@ -17,7 +17,8 @@ header       ``{"type": "header", "format": 2, "game", "version", "options"`` (e
 action       ``{"seat": s, "action": "hit", "digest": d}``, one per decision in order; ``d`` is a
              short hash of ``to_dict()`` (8 hex digits) and of the legal actions (4) after it;
              format 3: ``"note"``, a JSON object the agent left on the decision, when it left
-             one (a language model's transcript: ``agents/outside/llm.py``)
+             one (a language model's transcript: ``agents/outside/llm.py``); one longer than
+             ``MAX_NOTE_CHARS`` as JSON is written ``{"cut": size}``
 check        ``{"type": "check", "step": k, "to_move", "decision", "legal"`` (texts) ``, "scores",
              "zones"`` (every card zone; a long one as size and hash) ``, "fields"`` (a short
              hash per ``to_dict()`` field)``}`` right after action ``k``, every ``check_every``
@@ -50,6 +51,7 @@ with expected and got values.
 from cardarena.envs.core.replay.format import (  # noqa: F401  (the format's names, in one place)
     CHECK_EVERY,
     FORMAT,
+    MAX_NOTE_CHARS,
     READS,
     ZONE_SHOWN,
     ReplayWriter,

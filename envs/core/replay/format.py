@@ -19,6 +19,9 @@ FORMAT = 3  # 2: the end line; 3: an action line may hold the agent's note
 READS = (1, 2, 3)  # the formats this version reads
 CHECK_EVERY = 30  # actions between two check lines
 ZONE_SHOWN = 12  # a check line lists the cards of zones up to this size, else size and hash
+#: the longest note an action line keeps (as JSON): a longer one is replaced by its size, so that
+#: every line stays under the reader's limit (``reader.MAX_LINE_CHARS``, 1 MiB)
+MAX_NOTE_CHARS = 2**19
 
 
 # ---- hashing -------------------------------------------------------------------------------------
@@ -141,7 +144,9 @@ class ReplayWriter:
             "digest": state_digest(engine, state),
         }
         if note is not None:
-            item["note"] = _canon(note)
+            note = _canon(note)
+            size = len(json.dumps(note, separators=(",", ":")))
+            item["note"] = note if size <= MAX_NOTE_CHARS else {"cut": size}
         self._write(item)
         if engine.is_over(state) or self.steps % self.check_every == 0:
             self._write(make_check(engine, state, self.steps))
