@@ -99,6 +99,8 @@ def build_agent(
     if spec.startswith("llm:"):  # a language model behind a function (agents/outside/llm.py)
         from cardarena.agents.outside.llm import build_llm_agent
 
+        if search is None:  # a rollout or leaf player: it would ask the model thousands of times
+            raise ConfigError(f"a language model ({spec!r}) cannot play inside a search")
         return build_llm_agent(game, spec, seed, lambda g, s, r: build_agent(g, s, r, search))
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)

@@ -267,6 +267,12 @@ def test_the_spec_options_and_their_errors():
     with pytest.raises(ConfigError, match="unknown agent 'nonsense'"):
         make_agent("flip6", f"llm:{ME}:good?fallback=nonsense")
     assert isinstance(make_agent("sevn", f"llm:{ME}:good?fallback=ev"), LLMAgent)
+    from cardarena.agents.specs import build_agent
+
+    with pytest.raises(ConfigError, match="cannot play inside a search"):
+        build_agent("flip6", f"llm:{ME}:good")  # no search builder: a search's own player
+    with pytest.raises(ConfigError, match="rollout must be one of"):
+        make_agent("flip6", f"pimc:worlds=2,rollout=llm:{ME}:good")
 
 
 def test_the_agent_reads_the_observation_only_for_its_fallback():
