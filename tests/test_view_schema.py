@@ -128,3 +128,17 @@ def test_the_command_prints_the_schema(capsys):
     assert main(["thegame"]) == 0
     assert json.loads(capsys.readouterr().out) == view_schema("thegame")
     assert main(["chess"]) == 2
+
+
+def test_the_coverage_check_finds_a_key_no_view_holds():
+    """What ``test_every_key_the_schema_lists_turns_up`` compares: a schema with one key more
+    than the views hold (or a view without one of its keys) leaves that key unseen."""
+    schema = json.loads(json.dumps(view_schema("flip6")))
+    schema["properties"]["gone"] = {"type": "integer"}
+    spec = get_spec("flip6")
+    seen: set[str] = set()
+    for i, state in enumerate(random_states("flip6", 3, {}, 20, seed=0)):
+        _keys_seen(spec.view(state, i % 3), schema, schema, "view", seen)
+    listed: set[str] = set()
+    _keys_listed(schema, schema, "view", listed)
+    assert listed - seen == {"view.gone"}
