@@ -422,3 +422,14 @@ def test_a_long_reply_is_cut_in_the_transcript_and_a_huge_note_in_the_replay(tmp
     record_game(path, "thegame", {"num_players": 1}, 0, ["x"], [action], notes=[huge])
     size = len(json.dumps(huge, separators=(",", ":")))
     assert size > MAX_NOTE_CHARS and Replay.load(path).actions[0]["note"] == {"cut": size}
+
+
+def test_the_viewer_escapes_what_a_model_wrote():
+    """A reply comes from a file when viewed: a terminal escape in it is shown, not obeyed."""
+    from cardarena.agents.tools.replay import note_text
+
+    note = {"kind": "llm", "asked": 1, "fallback": False, "action": "hit",
+            "messages": [{"role": "assistant", "content": "\x1b[2Jgone\nACTION: hit"}]}  # fmt: skip
+    shown = note_text(note)
+    assert "\x1b" not in shown and "\\x1b[2Jgone" in shown and "-- played: hit" in shown
+    assert "\x1b" not in note_text({"other": "\x1b[2J"})
