@@ -113,7 +113,7 @@ setup(
     package_dir=FOLDERS,
     package_data={
         "": ["game.toml"],  # every game's manifest (envs/<game>/game.toml)
-        "cardarena.agents": ["zoo/*.zip", "zoo/*.json", "zoo/leaf/*.npz"],
+        "cardarena.agents": ["zoo/*.zip", "zoo/*.json", "zoo/leaf/*.npz", "outside/rules/*.md"],
         "cardarena.envs.suicidium": ["*.yaml"],
         "cardarena.configs": ["*.yaml"],
     },

@@ -16,6 +16,8 @@ solved name          an exact player (``agents/exact``): flip6 ``optimal_round``
 ``sb3:path/x.zip``   the weights of a plain stable-baselines3 MaskablePPO ``model.save`` file,
                      read without unpickling anything (its pickled fields are never decoded)
 ``module:factory``   your own: ``factory(game=..., seed=...)`` returns an :class:`Agent`
+``llm:mod:fn[?...]`` a language model: ``fn(messages) -> reply`` (``agents/outside/llm.py``,
+                     docs/llm_agents.md), e.g. ``llm:llm_fake:ask?retries=2&fallback=ev``
 ``pimc[:k=v,...]``   search: determinized rollouts (``agents/search``), e.g.
                      ``pimc:worlds=16,rollouts=1,rollout=ev``
 ``ismcts[:k=v,...]`` search: single-observer information-set MCTS, e.g.

@@ -100,6 +100,12 @@ def build_agent(
                 f"scripted baseline of {game} {list(baselines)}, 'zoo:NAME' or a checkpoint"
             )
         return search(game, spec, seed)
+    if spec.startswith("llm:"):  # a language model behind a function (agents/outside/llm.py)
+        from cardarena.agents.outside.llm import build_llm_agent
+
+        if search is None:  # a rollout or leaf player: it would ask the model thousands of times
+            raise ConfigError(f"a language model ({spec!r}) cannot play inside a search")
+        return build_llm_agent(game, spec, seed, lambda g, s, r: build_agent(g, s, r, search))
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)
     if spec.startswith("sb3:"):
@@ -125,7 +131,8 @@ def build_agent(
             raise ConfigError(f"{spec!r} returned {built!r}, which has no act() method")
         return built
     raise ConfigError(
-        f"unknown agent {spec!r} for {game}; use one of {scripted_names(game) + list(exact(game))}, 'zoo:NAME', "
-        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]' or "
-        f"'module:factory'"
+        f"unknown agent {spec!r} for {game}; use one of {scripted_names(game) + list(exact(game))}, "
+        f"'zoo:NAME', "
+        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
+        f"'llm:module:function' or 'module:factory'"
     )

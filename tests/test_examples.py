@@ -21,6 +21,7 @@ RUNS = {
     "lookahead_search.py": ([], ["flip6: lookahead (4 rollouts/action) against random"]),
     "sb3_train.py": (["--out", "{tmp}/flip6_sb3.zip"], ["sb3:{tmp}/flip6_sb3.zip", "head-to-head"]),
     "replay_and_video.py": (["--out", "{tmp}"], [": OK (", ".gif: "]),
+    "llm_fake.py": ([], ["llm:llm_fake:ask", "-- transcript: 1 repl(y/ies) asked", "ACTION: "]),
 }
 ELSEWHERE = {"rllib_train.py": "tests/test_rllib.py"}
 

@@ -234,7 +234,7 @@ def test_the_sources_verify_and_there_are_enough_tamperings(sources):
     assert len(TAMPERS) >= 40
     for fmt1, fmt2 in sources.values():
         assert json.loads(fmt1.read_text().splitlines()[0])["format"] == 1
-        assert json.loads(fmt2.read_text().splitlines()[0])["format"] == FORMAT == 2
+        assert json.loads(fmt2.read_text().splitlines()[0])["format"] == FORMAT == 3  # notes: 3
         assert verify(fmt1).ok and verify(fmt2).ok
 
 

@@ -79,11 +79,19 @@ def play_chunk(
     from cardarena.envs.core.replay import record_game, replay_name
 
     traces: list[list[int]] = []
-    records = play_lockstep(game, options, agents, chunk, trace=traces)
-    for record, actions in zip(records, traces, strict=True):
+    notes: list[list[Any]] = []  # the agents' notes per action (a language model's transcript)
+    records = play_lockstep(game, options, agents, chunk, trace=traces, notes=notes)
+    for record, actions, said in zip(records, traces, notes, strict=True):
         path = Path(record_dir) / replay_name(game, record.deal_seed, record.lineup)
         result = record_game(
-            path, game, options, record.deal_seed, record.lineup, actions, source="evaluate.py"
+            path,
+            game,
+            options,
+            record.deal_seed,
+            record.lineup,
+            actions,
+            source="evaluate.py",
+            notes=said,
         )
         if result["winners"] != record.winners or result["steps"] != record.decisions:
             raise CardArenaError(f"{path}: the replayed game does not end as the game played")

@@ -25,6 +25,7 @@ from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import CardArenaError
 from cardarena.envs.core.loop import as_action, decide
 from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.replay import agent_note
 
 Job = tuple[int, Sequence[str]]  # (deal seed, agent spec per seat)
 
@@ -44,12 +45,15 @@ def play_lockstep(
     agents: Mapping[str, Any],
     jobs: Sequence[Job],
     trace: list[list[int]] | None = None,
+    notes: list[list[Any]] | None = None,
 ) -> list[Any]:
     """Play every job (deck seed, seat specs) at once; one :class:`GameRecord` per job, in order.
 
     ``agents`` maps each spec used in ``jobs`` to a built agent; it is copied once per seat and
     game, so it is never reset or mutated here. With ``trace`` (a list), each job's actions in
-    order are appended to it (what ``evaluate.py --record`` writes replays from).
+    order are appended to it (what ``evaluate.py --record`` writes replays from); with
+    ``notes`` (a list, given with ``trace``), the note each agent left on each of those actions
+    (``envs.core.replay.agent_note``: a language model's transcript, else None).
     """
     spec = get_spec(game)
     engine = spec.make_engine(**options)
@@ -60,6 +64,8 @@ def play_lockstep(
     one_mask = np.zeros(num_actions, dtype=np.int8)
     decisions = [0] * len(jobs)
     played: list[list[int]] = [[] for _ in jobs]
+    noted: list[list[Any]] = [[] for _ in jobs]
+    said: dict[int, Any] = {}
     active = [g for g in range(len(jobs)) if not engine.is_over(states[g])]
     while active:
         actions: dict[int, int] = {}
@@ -80,6 +86,8 @@ def play_lockstep(
             else:
                 try:
                     actions[g] = decide(spec, engine, state, seat, agent, one_mask)
+                    if notes is not None:
+                        said[g] = agent_note(agent)
                 except CardArenaError as err:
                     raise _in_game(err, jobs, g, seat) from None
                 except Exception as err:  # noqa: BLE001
@@ -96,9 +104,13 @@ def play_lockstep(
             decisions[g] += 1
             if trace is not None:
                 played[g].append(actions[g])
+            if notes is not None:
+                noted[g].append(said.pop(g, None))
         active = [g for g in active if not engine.is_over(states[g])]
     if trace is not None:
         trace.extend(played)
+    if notes is not None:
+        notes.extend(noted)
     return _records(engine, jobs, states, decisions)
 
 

@@ -3,6 +3,7 @@ today's engine (the format is :mod:`envs.core.replay`).
 
     python -m cardarena.agents.tools.replay FILE                 # step through it, full view (hidden cards too)
     python -m cardarena.agents.tools.replay FILE --seat 2        # what seat 2 saw
+    python -m cardarena.agents.tools.replay FILE --transcript    # and what each agent noted (a model's prompts and replies)
     python -m cardarena.agents.tools.replay FILE... --verify     # through today's engine; exit 1 on a difference
     python -m cardarena.agents.tools.replay FILE... --verify -v  # and every line explaining a difference
 
@@ -14,6 +15,7 @@ exits 1 if any file fails.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import IO, Any
@@ -22,6 +24,7 @@ from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.envs.core.engine import CardArenaError, GameEngine
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
+from cardarena.envs.core.replay.reader import printable
 
 
 def full_view(engine: GameEngine, spec: Any, state: Any, max_cards: int = 16) -> str:
@@ -38,8 +41,35 @@ def full_view(engine: GameEngine, spec: Any, state: Any, max_cards: int = 16) ->
     return "\n".join(lines)
 
 
-def frame(replay: Replay, engine: GameEngine, state: Any, step: int, seat: int | None) -> str:
-    """One screen of the replay: the action that led here and the state from ``seat``'s view."""
+def note_text(note: dict[str, Any]) -> str:
+    """An agent's note on its decision, for reading: a language model's conversation (each
+    message under its role), how many replies were asked for and whether the fallback played;
+    any other note as its JSON. Control characters are escaped (the text comes from a file)."""
+    if note.get("kind") != "llm" or not isinstance(note.get("messages"), list):
+        return printable(json.dumps(note, indent=1, sort_keys=True))
+    fell = "yes" if note.get("fallback") else "no"
+    lines = [f"-- transcript: {note.get('asked')} repl(y/ies) asked, fallback played: {fell}"]
+    if note.get("error"):
+        lines.append(f"   error: {printable(str(note['error']))}")
+    for m in note["messages"]:
+        role = m.get("role", "?") if isinstance(m, dict) else "?"
+        content = m.get("content", "") if isinstance(m, dict) else m
+        lines.append(f"[{printable(str(role))}]")
+        lines += [f"   {printable(t)}" for t in str(content).splitlines()]
+    lines.append(f"-- played: {printable(str(note.get('action')))}")
+    return "\n".join(lines)
+
+
+def frame(
+    replay: Replay,
+    engine: GameEngine,
+    state: Any,
+    step: int,
+    seat: int | None,
+    transcript: bool = False,
+) -> str:
+    """One screen of the replay: the action that led here (with ``transcript``, the note its
+    agent left on it) and the state from ``seat``'s view."""
     spec = get_spec(replay.game)
     total = len(replay.actions)
     if step == 0:
@@ -47,6 +77,8 @@ def frame(replay: Replay, engine: GameEngine, state: Any, step: int, seat: int |
     else:
         line = replay.actions[step - 1]
         head = f"== {step}/{total}  {_seat_label(replay, int(line['seat']))}: {line['action']}"
+        if transcript and isinstance(line.get("note"), dict):
+            head += "\n" + note_text(line["note"])
     body = full_view(engine, spec, state) if seat is None else spec.render(state, seat)
     return f"{head}\n{body}"
 
@@ -64,8 +96,10 @@ def view(
     interactive: bool = False,
     out: IO[str] | None = None,
     inp: IO[str] | None = None,
+    transcript: bool = False,
 ) -> int:
-    """Print the replay (or step through it: Enter next, b back, a number goes there, q quits)."""
+    """Print the replay (or step through it: Enter next, b back, a number goes there, q quits);
+    ``transcript``: with the notes agents left on their decisions (a model's conversation)."""
     out = sys.stdout if out is None else out
     inp = sys.stdin if inp is None else inp
     engine = replay.engine()
@@ -81,7 +115,7 @@ def view(
     if not interactive:
         try:
             for step, state in replay.states(engine):
-                print(frame(replay, engine, state, step, seat), file=out)
+                print(frame(replay, engine, state, step, seat, transcript), file=out)
         except CardArenaError as err:
             print(f"the engine refuses the next action: {err}", file=out)
             return 1
@@ -91,7 +125,7 @@ def view(
     step = 0
     while True:
         state = engine.from_dict(snapshots[step])
-        print(frame(replay, engine, state, step, seat), file=out)
+        print(frame(replay, engine, state, step, seat, transcript), file=out)
         if step == len(replay.actions):
             print(_result_text(replay), file=out)
         print("[Enter] next  [b] back  [N] go to action N  [q] quit > ", end="", file=out)
@@ -149,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --verify: after a failing file's verdict line, every line explaining it",
     )
     parser.add_argument(
+        "--transcript",
+        action="store_true",
+        help="show what each agent noted on its decisions (a language model's prompts and replies)",
+    )
+    parser.add_argument(
         "--no-pause", action="store_true", help="print every step at once (default off a terminal)"
     )
     args = parser.parse_args(argv)
@@ -166,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("give one file to view (several only with --verify)")
         replay = Replay.load(args.files[0])
         interactive = not args.no_pause and sys.stdin.isatty() and sys.stdout.isatty()
-        return view(replay, args.seat, interactive)
+        return view(replay, args.seat, interactive, transcript=args.transcript)
     except CardArenaError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

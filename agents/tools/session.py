@@ -26,6 +26,7 @@ from cardarena.envs.core.errors import CardArenaError, ConfigError, IllegalActio
 from cardarena.envs.core.loop import decide
 from cardarena.envs.core.narration import narrate
 from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.replay import agent_note
 
 HUMAN = "human"
 
@@ -192,7 +193,8 @@ class SeatSession:
         text = engine.describe_action(action)
         self.events += narrate(spec, before, after, actor, text, seat, self.who)
         if self.writer is not None:
-            self.writer.action(engine, state, actor, action)
+            note = None if actor == seat else agent_note(self.players[actor])
+            self.writer.action(engine, state, actor, action, note)
         if self.over:
             self.close()
 

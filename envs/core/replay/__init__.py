@@ -15,7 +15,10 @@ header       ``{"type": "header", "format": 2, "game", "version", "options"`` (e
              whole ``to_dict()`` at the start: the deck order (``draw_pile``, top first), every
              hand and the RNG, so a replay does not depend on how the engine shuffles)
 action       ``{"seat": s, "action": "hit", "digest": d}``, one per decision in order; ``d`` is a
-             short hash of ``to_dict()`` (8 hex digits) and of the legal actions (4) after it
+             short hash of ``to_dict()`` (8 hex digits) and of the legal actions (4) after it;
+             format 3: ``"note"``, a JSON object the agent left on the decision, when it left
+             one (a language model's transcript: ``agents/outside/llm.py``); one longer than
+             ``MAX_NOTE_CHARS`` as JSON is written ``{"cut": size}``
 check        ``{"type": "check", "step": k, "to_move", "decision", "legal"`` (texts) ``, "scores",
              "zones"`` (every card zone; a long one as size and hash) ``, "fields"`` (a short
              hash per ``to_dict()`` field)``}`` right after action ``k``, every ``check_every``
@@ -27,7 +30,8 @@ end          ``{"type": "end", "lines", "steps", "finished"}``: the last line (f
              the game finished. A file without it was cut short (a process killed while writing).
 ===========  =====================================================================================
 
-Format 2 added the ``end`` line; format 1 files (no ``end`` line) are still read. A format 1 file
+Format 2 added the ``end`` line, format 3 the optional ``note`` of an action line; format 1 and 2
+files are still read (a note in a format 1 or 2 file is refused: no writer of theirs wrote one). A format 1 file
 cannot tell a cut file from a game left unfinished, so :func:`verify` takes one without a result
 line for cut short.
 
@@ -47,6 +51,7 @@ with expected and got values.
 from cardarena.envs.core.replay.format import (  # noqa: F401  (the format's names, in one place)
     CHECK_EVERY,
     FORMAT,
+    MAX_NOTE_CHARS,
     READS,
     ZONE_SHOWN,
     ReplayWriter,
@@ -54,6 +59,7 @@ from cardarena.envs.core.replay.format import (  # noqa: F401  (the format's nam
     _dumps,
     _hash,
     _zone,
+    agent_note,
     make_check,
     make_result,
     record_game,

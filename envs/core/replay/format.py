@@ -15,10 +15,13 @@ import numpy as np
 from cardarena.envs.core.engine import GameEngine
 from cardarena.envs.core.registry import get_spec
 
-FORMAT = 2  # 2: the end line
-READS = (1, 2)  # the formats this version reads
+FORMAT = 3  # 2: the end line; 3: an action line may hold the agent's note
+READS = (1, 2, 3)  # the formats this version reads
 CHECK_EVERY = 30  # actions between two check lines
 ZONE_SHOWN = 12  # a check line lists the cards of zones up to this size, else size and hash
+#: the longest note an action line keeps (as JSON): a longer one is replaced by its size, so that
+#: every line stays under the reader's limit (``reader.MAX_LINE_CHARS``, 1 MiB)
+MAX_NOTE_CHARS = 2**19
 
 
 # ---- hashing -------------------------------------------------------------------------------------
@@ -129,16 +132,22 @@ class ReplayWriter:
             }
         )
 
-    def action(self, engine: GameEngine, state: Any, seat: int, action: int) -> None:
-        """Record ``action`` of ``seat``, already applied to ``state``."""
+    def action(
+        self, engine: GameEngine, state: Any, seat: int, action: int, note: Any = None
+    ) -> None:
+        """Record ``action`` of ``seat``, already applied to ``state``; ``note`` (a JSON object
+        or None) is what the agent said about its decision (:func:`agent_note`)."""
         self.steps += 1
-        self._write(
-            {
-                "seat": int(seat),
-                "action": engine.describe_action(int(action)),
-                "digest": state_digest(engine, state),
-            }
-        )
+        item: dict[str, Any] = {
+            "seat": int(seat),
+            "action": engine.describe_action(int(action)),
+            "digest": state_digest(engine, state),
+        }
+        if note is not None:
+            note = _canon(note)
+            size = len(json.dumps(note, separators=(",", ":")))
+            item["note"] = note if size <= MAX_NOTE_CHARS else {"cut": size}
+        self._write(item)
         if engine.is_over(state) or self.steps % self.check_every == 0:
             self._write(make_check(engine, state, self.steps))
 
@@ -161,6 +170,13 @@ class ReplayWriter:
         self.lines += 1
 
 
+def agent_note(agent: Any) -> Any:
+    """The note an agent left on its last decision (its ``note`` attribute: a JSON object, such
+    as a language model's transcript), or None for an agent that keeps none."""
+    note = getattr(agent, "note", None)
+    return note if isinstance(note, dict) else None
+
+
 def record_game(
     path: str | Path,
     game: str,
@@ -172,9 +188,11 @@ def record_game(
     source: str = "",
     check_every: int = CHECK_EVERY,
     timestamp: bool = True,
+    notes: Sequence[Any] | None = None,
 ) -> dict[str, Any]:
     """Write the replay of a game already played (its deal seed and action ids) by playing the
-    actions again through the engine; returns the result line."""
+    actions again through the engine; returns the result line. ``notes``: the agents' note of
+    each action (None where there is none), written into its action line."""
     engine = get_spec(game).make_engine(**options)
     state = engine.new_game(np.random.default_rng(seed), dict(reset_options or {}))
     writer = ReplayWriter(
@@ -182,10 +200,10 @@ def record_game(
     )
     writer.begin(engine, state)
     try:
-        for action in actions:
+        for i, action in enumerate(actions):
             seat: int = engine.current_player(state)  # None: apply raises
             engine.apply(state, int(action), seat)
-            writer.action(engine, state, seat, action)
+            writer.action(engine, state, seat, action, notes[i] if notes else None)
     finally:
         writer.end(engine, state)
     return make_result(engine, state, len(actions))

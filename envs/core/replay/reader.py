@@ -168,7 +168,7 @@ def _read_line(where: str, n: int, item: Any, replay: Replay, num_players: int, 
     kind = item.get("type")
     steps = len(replay.actions)
     if kind is None and "action" in item:
-        _read_action(where, n, item, replay, num_players, steps)
+        _read_action(where, n, item, replay, num_players, steps, fmt)
     elif kind == "check":
         _read_check(where, n, item, replay, num_players, steps)
     elif kind == "result":
@@ -187,13 +187,15 @@ def _read_line(where: str, n: int, item: Any, replay: Replay, num_players: int, 
 
 
 def _read_action(
-    where: str, n: int, item: dict, replay: Replay, num_players: int, steps: int
+    where: str, n: int, item: dict, replay: Replay, num_players: int, steps: int, fmt: int = 3
 ) -> None:
     """An action line (after ``steps`` actions)."""
     if replay.result is not None:
         raise ReplayLineError(where, "an action line after the result line", n)
     r = _LineReader(where, n, item, "action")
-    r.keys({"seat", "action", "digest"})
+    r.keys({"seat", "action", "digest"}, {"note"} if fmt >= 3 else set())
+    if "note" in item:
+        r.get("note", lambda x: isinstance(x, dict), "a JSON object")
     r.get("seat", lambda x: _is_int(x) and 0 <= x < num_players, f"a seat in 0..{num_players - 1}")
     r.get(
         "action",
