@@ -8,7 +8,7 @@ while the full view (every card) changes, or the check would prove nothing. The 
 also draws the redrawn answer in the page and compares the page, and looks for the names of
 hidden cards in the page's text.
 
-    python -m tests.test_web --screenshots DIR     # one screenshot per game, for reading the page
+    python -m tests.test_web --screenshots DIR [--games ratatat ...]   # web_<game>.png each
 """
 
 from __future__ import annotations
@@ -374,6 +374,7 @@ def browser():
             pytest.fail(why + ": CI must run them")
         pytest.skip(why)
     driver = chromium_driver()
+    driver.set_script_timeout(20)
     yield driver
     driver.quit()
 
@@ -408,18 +409,34 @@ def hidden_names(session, twin, seen: str) -> set[str]:
 def _check_page(driver, app: Checked) -> int:
     """The page drawn from a redrawn state's answer is the same page; no hidden name in it."""
     session = app.table.session
-    page = driver.execute_script(PAGE)
     with app.guard:
         twin = copy.copy(session)
         twin.state = app.twin_state()
         answer = seat_payload(twin, app.table.log, app.table.version)
         seen = json.dumps(seat_payload(session, app.table.log, app.table.version))
-    shown = driver.execute_script("cardarena.draw(arguments[0]); " + PAGE, answer)
+    page, whole, shown = driver.execute_script(
+        "const table = () => document.getElementById('table').outerHTML;"
+        "const before = [table(), document.documentElement.outerHTML];"
+        "cardarena.draw(arguments[0]); return [...before, table()]",
+        answer,
+    )
     assert shown == page, "the page changes when hidden cards are redrawn"
-    text = driver.execute_script("return document.documentElement.outerHTML")
     names_ = hidden_names(session, twin.state, seen)
-    assert not {c for c in names_ if c in text}, "a hidden card's name is in the page"
+    assert not {c for c in names_ if c in whole}, "a hidden card's name is in the page"
     return len(names_)
+
+
+def next_version(driver, old: str) -> str:
+    """Wait in the page (no polling from here) for a version other than ``old``."""
+    got = driver.execute_async_script(
+        "const [old, done] = arguments, start = Date.now();"
+        "(function poll() { const v = document.body.dataset.version;"
+        " if (v !== old) done(v); else if (Date.now() - start > 15000) done(null);"
+        " else setTimeout(poll, 5); })();",
+        old,
+    )
+    assert got, "the page never showed the next position"
+    return got
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -449,8 +466,7 @@ def test_browser_full_game_by_clicks(game, browser, served):
             break
         buttons[rng.integers(len(buttons))].click()
         clicks += 1
-        version = wait(browser, f"const v = document.body.dataset.version; return v !== '{version}' && v",
-                       "the next position")  # fmt: skip
+        version = next_version(browser, version)
     end = browser.find_element("id", "end")
     assert end.is_displayed() and browser.find_element("id", "verdict").text
     assert "replay saved: " in browser.find_element("id", "replay-path").text
@@ -468,8 +484,7 @@ def test_browser_new_game_watch_and_replay(browser, served):
     version = wait(browser, VERSION, "the table")
     while browser.find_elements("css selector", "#actions button"):
         browser.find_element("css selector", "#actions button").click()
-        version = wait(browser, f"const v = document.body.dataset.version; return v !== '{version}' && v",
-                       "the next position")  # fmt: skip
+        version = next_version(browser, version)
     browser.find_element("id", "watch").click()
     wait(browser, "return document.body.dataset.step === '0'", "the replay's start")
     head = browser.find_element("id", "replay-head").text
@@ -492,12 +507,13 @@ def test_browser_new_game_watch_and_replay(browser, served):
     assert browser.find_elements("css selector", "#actions button")
 
 
-def screenshots(folder: Path) -> None:
-    """A screenshot of each game a few moves in (for reading the page; docs/images/web.png)."""
+def screenshots(folder: Path, games=GAMES) -> None:
+    """A screenshot of each game five moves in, as ``web_<game>.png`` (docs/images/web_ratatat.png)."""
     folder.mkdir(parents=True, exist_ok=True)
     driver = chromium_driver()
+    driver.set_window_size(1400, 780)
     try:
-        for game in GAMES:
+        for game in games:
             n = small(game)
             table = Table(game, 0, ["random"] * (n - 1), {"num_players": n}, 5, None)
             s = Served(App(table))
@@ -523,4 +539,6 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--screenshots", metavar="DIR", required=True)
-    screenshots(Path(parser.parse_args().screenshots))
+    parser.add_argument("--games", nargs="+", choices=GAMES, default=GAMES)
+    args = parser.parse_args()
+    screenshots(Path(args.screenshots), args.games)
