@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -248,6 +249,25 @@ def test_bad_requests_are_refused(served):
     assert s.request("/api/replay")[0] == 404  # no replay files
     assert s.request("/api/state?" + "x" * 300)[0] == 400
     assert s.json("/api/state")[1]["version"] == v  # none of it moved the game
+
+
+def test_a_slow_client_or_a_failing_agent_does_not_stop_the_table(served, monkeypatch):
+    s = served("sevn", checked=False)
+    slow = socket.create_connection(("127.0.0.1", s.port))
+    slow.sendall(b"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{")  # fmt: skip
+    start = time.monotonic()
+    assert s.json("/api/state")[0] == 200 and time.monotonic() - start < 5
+    slow.close()
+
+    def broken():
+        raise RuntimeError("the agent fell over")
+
+    monkeypatch.setattr(s.app.table, "payload", broken)
+    status, answer = s.json("/api/state")
+    assert status == 500 and "RuntimeError: the agent fell over" in answer["error"]
+    monkeypatch.undo()
+    assert s.json("/api/state")[0] == 200
 
 
 def test_new_game_and_watching_the_game_just_played(served):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import json
 import threading
+import traceback
 from collections.abc import Sequence
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -379,20 +380,22 @@ class App:
         raise RequestError(HTTPStatus.NOT_FOUND, f"no page {path[:80]!r} here")
 
     def post(self, path: str, handler: BaseHTTPRequestHandler) -> tuple[int, str, bytes]:
+        if path not in ("/api/play", "/api/new", "/api/watch"):
+            raise RequestError(HTTPStatus.NOT_FOUND, f"no page {path[:80]!r} here")
+        # the body is read before the game is locked: a slow client holds up nobody else
+        fields = {"action": int, "version": int} if path == "/api/play" else {}
+        body = read_body(handler, fields)
+        if set(body) != set(fields):
+            raise RequestError(HTTPStatus.BAD_REQUEST, 'send {"action": id, "version": v}')
         with self.lock:
             if path == "/api/play":
-                body = read_body(handler, {"action": int, "version": int})
-                if set(body) != {"action", "version"}:
-                    raise RequestError(HTTPStatus.BAD_REQUEST, 'send {"action": id, "version": v}')
                 return json_reply(self._table().play(body["action"], body["version"]))
             if path == "/api/new":
-                read_body(handler, {})
                 table = self._table()
                 table.close()
                 table.new_game()
                 return json_reply(table.payload())
             if path == "/api/watch":  # the game just played, in replay mode
-                read_body(handler, {})
                 table = self._table()
                 if not table.session.over or table.session.replay_path is None:
                     raise RequestError(HTTPStatus.CONFLICT, "no finished, recorded game to watch")
@@ -411,6 +414,7 @@ class Handler(BaseHTTPRequestHandler):
     hosts: frozenset[str] | None  # the Host headers accepted (None: any)
     quiet = True
     disable_nagle_algorithm = True  # headers and body leave at once, not 40 ms apart
+    timeout = 10  # seconds a client may take to send its request
     server_version = "cardarena"
     sys_version = ""
 
@@ -439,6 +443,10 @@ class Handler(BaseHTTPRequestHandler):
             status, kind, body = json_reply({"error": str(err), **err.extra}, err.status)
         except CardArenaError as err:  # a replay the engine refuses, a game option...
             status, kind, body = json_reply({"error": str(err)}, HTTPStatus.BAD_REQUEST)
+        except Exception as err:  # noqa: BLE001 - an agent or a bug: say so, keep serving
+            traceback.print_exc()
+            message = f"internal error: {type(err).__name__}: {err}"[:300]
+            status, kind, body = json_reply({"error": message}, HTTPStatus.INTERNAL_SERVER_ERROR)
         self._send(status, kind, body)
 
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)

@@ -14,7 +14,12 @@ async function api(path, body) {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
-  const response = await fetch(path, init);
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    return { ok: false, status: 0, data: { error: "the server is not answering (stopped?)" } };
+  }
   let data = {};
   try {
     data = await response.json();
