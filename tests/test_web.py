@@ -335,6 +335,38 @@ def test_the_command_line_refuses_bad_starts(tmp_path, capsys):
     assert 'cardarena-serve = "cardarena.agents.tools.web:main"' in scripts
 
 
+def test_serve_prints_the_address_and_opens_a_browser_only_when_asked(
+    tmp_path, capsys, monkeypatch
+):
+    import webbrowser
+    from http.server import ThreadingHTTPServer
+
+    opened = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+
+    def ctrl_c(self, poll_interval=0.5):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ThreadingHTTPServer, "serve_forever", ctrl_c)
+    args = ["--game", "thegame", "--agents", "random", "--seed", "1", "--record", str(tmp_path)]
+    assert serve_main(args) == 0
+    out = capsys.readouterr().out
+    url = re.search(r"http://127\.0\.0\.1:(\d+)/", out)
+    assert url and int(url.group(1)) > 0 and opened == []
+    assert f"replay saved: {tmp_path}" in out  # the unfinished game's replay, closed
+    assert serve_main([*args, "--open", "--no-record"]) == 0
+    assert opened == [re.search(r"http://\S+/", capsys.readouterr().out).group(0)]
+
+
+def test_the_page_fetches_nothing_from_elsewhere():
+    static = ROOT / "agents" / "tools" / "web" / "static"
+    assert sorted(p.name for p in static.iterdir()) == ["app.js", "index.html", "style.css"]
+    for path in static.iterdir():
+        text = path.read_text()
+        assert not re.search(r"https?:|//[a-z]|@import|url\(", text), path.name
+        assert "innerHTML" not in text  # texts go in as text
+
+
 def _started(proc: subprocess.Popen) -> str:
     line = proc.stdout.readline()
     assert " at http://127.0.0.1:" in line, line + proc.stderr.read()
