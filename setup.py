@@ -116,7 +116,12 @@ setup(
         "cardarena.agents": ["zoo/*.zip", "zoo/*.json", "zoo/leaf/*.npz", "outside/rules/*.md"],
         "cardarena.envs.suicidium": ["*.yaml"],
         "cardarena.configs": ["*.yaml"],
+        "cardarena.agents.tools.web": ["static/*.html", "static/*.js", "static/*.css"],
     },
-    # the wheel holds the compiled module, not its sources (the .pyx and the generated .c)
-    exclude_package_data={"": ["*.c", "*.pyx", "*.html"]},
+    # the wheel holds the compiled module, not its sources (the .pyx, the generated .c and
+    # Cython's annotated .html; the browser table's page is the one .html the wheel keeps)
+    exclude_package_data={
+        "": ["*.c", "*.pyx"],
+        **{module.rpartition(".")[0]: ["*.html"] for module, _ in NATIVE},
+    },
 )

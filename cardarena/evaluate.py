@@ -18,7 +18,8 @@ the results and a killed run resumes); ``<out>.md`` with PNG plots next to it. C
 ``--record DIR`` saves every game played as a replay (JSON lines: deal seed, every action as text,
 final result; ``python -m cardarena.agents.tools.replay FILE [--seat N] [--verify]`` steps through or checks it).
 ``--human SEAT`` seats you at SEAT against ``--agents`` (one per other seat, in order) in the
-terminal instead of running a tournament; the game is saved to ``--record`` (default ``replays/``).
+terminal (``--web``: in a local browser page, docs/web.md) instead of running a tournament; the
+game is saved to ``--record`` (default ``replays/``).
 
 ``--backend ray`` runs the games as Ray tasks: on a local Ray instance with ``--workers`` CPUs, or
 on the cluster at ``--address`` (its nodes need this project importable and the checkpoints at
@@ -159,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", type=int, default=None, help="deal seed of the --human game (random if omitted)"
     )
     parser.add_argument(
+        "--web", action="store_true", help="with --human: play in the browser (docs/web.md)"
+    )
+    parser.add_argument(
         "--describe",
         metavar="zoo:NAME",
         help="print a pretrained agent's model card (training, strength, file) and exit",
@@ -171,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_options(args.option, args.num_players)
         _check_counts(args)
+        if args.web and args.human is None:
+            raise ConfigError("--web is the browser table of --human SEAT: add --human 0")
         if args.human is None and args.agents:
             num_players = make_engine(args.game, options).num_players
             if args.permutations:
@@ -188,9 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.append(os.getcwd())
     if args.human is not None:
         from cardarena.agents.tools.play import play_human
+        from cardarena.agents.tools.web import serve
 
         try:
-            return play_human(
+            return (serve if args.web else play_human)(
                 args.game,
                 args.human,
                 args.agents or [],
