@@ -222,22 +222,20 @@ def test_bad_arguments_are_refused_naming_the_value(sdk, arguments, message):
     assert built() == []  # a refused spec was never built
 
 
-def test_an_allowed_spec_is_seated_only_as_written(sdk):
+def test_an_allowed_spec_is_seated_and_only_that_one(sdk):
+    """--allow-agent names one spec exactly; every opponent is checked before any is built."""
     built().clear()
-    spec = CANARY
+    other = "tests.test_mcp_server:built"
 
     async def script(call):
-        obs = ok(await call("new_game", game="flip6", opponents=[spec, "random"], seed=1))
-        other = refused(
-            await call(
-                "new_game", game="flip6", opponents=[spec + " ", "tests.test_mcp_server:BUILT"]
-            )
-        )
-        return obs, other
+        obs = ok(await call("new_game", game="flip6", opponents=[CANARY, "random"], seed=1))
+        refusal = refused(await call("new_game", game="flip6", opponents=[CANARY, other]))
+        return obs, refusal
 
-    obs, other = run_client(GameTable(allowed_agents=[spec]), script)
-    assert obs["lineup"] == ["you", spec, "random"] and built() == ["flip6"]
-    assert "tests.test_mcp_server:BUILT" in other and built() == ["flip6"]
+    obs, refusal = run_client(GameTable(allowed_agents=[CANARY]), script)
+    assert obs["lineup"] == ["you", CANARY, "random"]
+    assert f"opponent {other!r} is not one an MCP client may seat" in refusal
+    assert built() == ["flip6"]  # built for the first game only, not before the refusal
 
 
 def test_unknown_game_ids_and_early_results_are_refused(sdk):

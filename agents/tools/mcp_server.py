@@ -214,7 +214,11 @@ class GameTable:
         )
         game_id = f"{game}-{number}"
         with self._lock:
-            self._make_room()  # another client may have opened one meanwhile
+            try:
+                self._make_room()  # another call may have opened one meanwhile
+            except ConfigError:
+                session.close()  # its replay, if any, ends here
+                raise
             self.games[game_id] = OpenGame(game_id, session, number)
         return self._observation(self.games[game_id])
 
