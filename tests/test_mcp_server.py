@@ -190,7 +190,8 @@ def test_an_action_id_written_as_text_is_the_id(sdk):
     ("arguments", "message"),
     [
         ({"game": "poker"}, "unknown game 'poker'; registered games"),
-        ({"game": "flip6", "seat": 7}, "seat must be in [0, 3], got 7"),
+        ({"game": "flip6", "seat": 7}, "seat must be in [0, 3] at this table of 4"),
+        ({"game": "flip6", "options": {"num_players": 10**9}}, "3 to 6 players; num_players=1000"),
         ({"game": "flip6", "seat": "x"}, "seat"),  # the SDK's argument check
         ({"game": "flip6", "opponents": ["ev"]}, "one agent per other seat"),
         ({"game": "flip6", "opponents": ["os:system"] * 3}, "--allow-agent 'os:system'"),
@@ -334,15 +335,37 @@ def test_replays_are_written_only_under_the_record_directory(sdk, tmp_path):
         obs = ok(
             await call("new_game", game="flip6", opponents=["random"] * 2, seed=6, record=True)
         )
+        during = []
         while not obs["over"]:
+            during.append(obs)
             obs = ok(
                 await call("play", game_id=obs["game_id"], action=obs["legal_actions"][-1]["id"])
             )
-        return obs
+        return obs, during
 
-    obs = run_client(GameTable(record_dir=tmp_path), script)
+    obs, during = run_client(GameTable(record_dir=tmp_path), script)
     path = Path(obs["replay"])
     assert path.parent == tmp_path and path.exists() and path.stat().st_size > 0
+    assert during and not any("replay" in o for o in during)  # it holds every card
+
+
+def test_a_seed_the_server_drew_is_shown_only_once_the_game_is_over(sdk):
+    """The seed is the deal: a client that knew it could redraw every hidden card."""
+
+    async def script(call):
+        drawn = ok(await call("new_game", game="thegame", opponents=["random"]))
+        chosen = ok(await call("new_game", game="thegame", opponents=["random"], seed=12))
+        obs, shown = drawn, []
+        while not obs["over"]:
+            shown.append("seed" in obs)
+            obs = ok(
+                await call("play", game_id=obs["game_id"], action=obs["legal_actions"][0]["id"])
+            )
+        return shown, obs, chosen
+
+    shown, last, chosen = run_client(GameTable(), script)
+    assert shown and not any(shown)
+    assert isinstance(last["seed"], int) and chosen["seed"] == 12
 
 
 # ---- without the SDK, and the command ----------------------------------------------------------------
@@ -402,4 +425,4 @@ def test_the_command_over_stdio_plays_a_few_moves(sdk, tmp_path):
     tools, obs, moves, bad = anyio.run(main)
     assert tools == TOOLS and moves == 3 and obs["lineup"] == ["you", "ev"]
     assert "not a legal action here" in bad
-    assert Path(obs["replay"]).parent == tmp_path
+    assert "replay" not in obs and list(tmp_path.iterdir()), "no replay begun in --record DIR"

@@ -44,7 +44,7 @@ from typing import Any
 from cardarena.agents.files import check_writable
 from cardarena.agents.specs import SEARCH_KINDS, scripted, zoo_names, zoo_path
 from cardarena.agents.tools.commands import UserHelp
-from cardarena.agents.tools.session import SeatSession
+from cardarena.agents.tools.session import SeatSession, table_size
 from cardarena.envs.core.errors import CardArenaError, ConfigError, IllegalActionError
 from cardarena.envs.core.registry import get_spec, names
 
@@ -113,13 +113,28 @@ def check_opponent(game: str, spec: Any, allowed: Sequence[str]) -> str:
     )
 
 
-class OpenGame:
-    """One game of the table: its session, a lock (tools may run at once) and its number."""
+def check_seat(game: str, seat: Any, specs: Sequence[str], options: dict[str, Any]) -> None:
+    """``seat`` is a seat of the table the opponents (or ``num_players``) make."""
+    n = options.get("num_players")
+    if not isinstance(n, int) or isinstance(n, bool):
+        n = table_size(game, specs, None)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise ConfigError(
+            f"seat must be in [0, {n - 1}] at this table of {n} ({len(specs)} opponents), got "
+            f"{seat!r}; pick a seat in that range, or change the opponents or num_players"
+        )
 
-    def __init__(self, game_id: str, session: SeatSession, number: int) -> None:
+
+class OpenGame:
+    """One game of the table: its session, a lock (tools may run at once), its number, and
+    whether the client chose the deal seed (a seed the server drew is the deal: the client
+    learns it only when the game is over)."""
+
+    def __init__(self, game_id: str, session: SeatSession, number: int, seed_given: bool) -> None:
         self.game_id = game_id
         self.session = session
         self.number = number
+        self.seed_given = seed_given
         self.lock = threading.Lock()
 
 
@@ -193,6 +208,7 @@ class GameTable:
                 f"opponents must be a list of agent specs (one per other seat), got {opponents!r}"
             )
         specs = [check_opponent(game, spec, self.allowed_agents) for spec in opponents]
+        check_seat(game, seat, specs, options)
         if not isinstance(record, bool):
             raise ConfigError(f"record must be true or false, got {record!r}")
         if record and self.record_dir is None:
@@ -219,7 +235,7 @@ class GameTable:
             except ConfigError:
                 session.close()  # its replay, if any, ends here
                 raise
-            self.games[game_id] = OpenGame(game_id, session, number)
+            self.games[game_id] = OpenGame(game_id, session, number, seed is not None)
         return self._observation(self.games[game_id])
 
     def observe(self, game_id: Any) -> dict[str, Any]:
@@ -279,6 +295,15 @@ class GameTable:
                 raise ConfigError(
                     f"option {key} must be a number, a text, true/false or null, got {value!r}"
                 )
+        if "num_players" in options:
+            cls, n = get_spec(game).engine_cls, options["num_players"]
+            if isinstance(n, bool) or not isinstance(n, int):
+                n = None
+            if n is None or not cls.min_players <= n <= cls.max_players:
+                raise ConfigError(
+                    f"{game} is played by {cls.min_players} to {cls.max_players} players; "
+                    f"num_players={options['num_players']!r} is not in that range"
+                )
         return dict(options)
 
     def _make_room(self) -> None:
@@ -329,7 +354,6 @@ class GameTable:
             "game_id": entry.game_id,
             "game": session.game,
             "options": dict(session.options),
-            "seed": session.seed,
             "seat": session.seat,
             "lineup": self._lineup(session),
             "over": session.over,
@@ -342,10 +366,12 @@ class GameTable:
             "view": session.view(),
             "legal_actions": [{"id": a, "text": t} for a, t in session.legal()],
         }
+        if entry.seed_given or session.over:
+            out["seed"] = session.seed
         if session.over:
             out["result"] = session.result()
-        if session.replay_path is not None:
-            out["replay"] = str(session.replay_path)
+            if session.replay_path is not None:  # it holds every card: shown once it is over
+                out["replay"] = str(session.replay_path)
         return out
 
 
