@@ -1,32 +1,20 @@
-"""``cardarena-mcp``: the suite's games as MCP tools, so that an MCP client plays a seat.
+"""cardarena-mcp: the suite's games as MCP tools, so that an MCP client plays a seat.
 
-    cardarena-mcp                                  # stdio: what an MCP client spawns
-    cardarena-mcp --record replays --max-games 4
-    cardarena-mcp --allow-agent my_bots:make       # let clients seat this one spec too
+    cardarena-mcp                                  # stdio: what an MCP client starts
+    cardarena-mcp --record replays --max-games 4   # clients may save replays, in replays/
+    cardarena-mcp --allow-agent my_bots:make       # clients may also seat this spec
 
 An MCP client (a chat application, a language-model harness, your own program) starts this
-command and talks to it over stdin/stdout. It lists the games (``list_games``), opens one with
-itself at one seat and agents of the suite at the others (``new_game``), then reads its seat's
-screen (``observe``, ``legal_actions``), plays (``play``: an action id or its text; an illegal
-one is refused with the legal list and changes nothing) and reads the outcome (``result``).
-Several games may be open at once (``--max-games``, 16 by default; finished games are dropped,
-oldest first, when a new one needs the room; ``end_game`` drops one).
+command and talks to it over stdin and stdout. Its tools: list_games (the games, their options
+and the opponents a client may seat), new_game (the client at one seat, the suite's agents at
+the others), observe and legal_actions (the seat's screen and moves), play (an action id or its
+text; an illegal one is refused with the legal list and changes nothing), result and end_game.
+The client sees only what its seat may see, never the game's state.
 
-Each game is a :class:`~cardarena.agents.tools.session.SeatSession`: the client sees only what
-its seat may see (its render, its view, the narration of what the others did, its legal
-actions), never the state.
-
-What a client may ask for is bounded, since a client is a program (often a language model)
-and nothing it sends may run code the user did not ask for: opponents are ``random``, the
-game's scripted baselines, ``zoo:NAME`` and search specs (``pimc[:...]``, ``ismcts[:...]``,
-within :data:`CLIENT_SEARCH_BUDGET`); any other spec (``module:factory``, a checkpoint path,
-a bigger search) only when the user started the server with ``--allow-agent SPEC`` naming it
-exactly. Replays are written only when the server was started with ``--record DIR``, and only
-there (``docs/mcp.md``).
-
-The tools' logic is :class:`GameTable` (plain Python, tested without the SDK too);
-:func:`build_server` wraps it in the MCP SDK's ``MCPServer`` (the optional extra
-``cardarena[mcp]``).
+A client may seat random, the game's scripted baselines, zoo:NAME and small search agents;
+any other spec (module:factory, a checkpoint, a bigger search) only when --allow-agent names
+it exactly. Replays are written only with --record, only in its directory. The manual, with a
+client's configuration: docs/mcp.md.
 """
 
 from __future__ import annotations
@@ -139,7 +127,9 @@ class OpenGame:
 
 
 class GameTable:
-    """The games an MCP client has open, and what each tool does with them.
+    """The games an MCP client has open, and what each tool does with them (plain Python: the
+    MCP SDK is needed only by :func:`build_server`). Each game is a
+    :class:`~cardarena.agents.tools.session.SeatSession`.
 
     ``allowed_agents``: specs a client may seat beyond the safe ones (``--allow-agent``);
     ``record_dir``: where replays go when a client asks for one (None: no replays);
