@@ -330,6 +330,31 @@ def test_games_are_bounded_and_the_oldest_finished_is_dropped(sdk):
     assert ended["open_games"] == [c] and list(table.games) == [c]
 
 
+def test_games_played_at_once_through_one_client_each_end(sdk):
+    """Calls that overlap (the SDK runs each tool call in a worker thread) keep each game its
+    own: four games of thegame played at once all reach their end."""
+    import anyio
+
+    async def script(call):
+        results = {}
+
+        async def one(seed):
+            obs = ok(await call("new_game", game="thegame", opponents=["greedy"], seed=seed))
+            while not obs["over"]:
+                pick = obs["legal_actions"][seed % len(obs["legal_actions"])]["id"]
+                obs = ok(await call("play", game_id=obs["game_id"], action=pick))
+            results[obs["game_id"]] = ok(await call("result", game_id=obs["game_id"]))
+
+        async with anyio.create_task_group() as group:
+            for seed in range(4):
+                group.start_soon(one, seed)
+        return results
+
+    results = run_client(GameTable(max_games=4), script)
+    assert sorted(results) == [f"thegame-{i}" for i in range(1, 5)]
+    assert all(r["verdict"] in ("the team won", "the team lost") for r in results.values())
+
+
 def test_replays_are_written_only_under_the_record_directory(sdk, tmp_path):
     async def script(call):
         obs = ok(
