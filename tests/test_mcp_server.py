@@ -202,7 +202,7 @@ def test_an_action_id_written_as_text_is_the_id(sdk):
         ),
         ({"game": "flip6", "opponents": ["sb3:model.zip"] * 3}, "not one an MCP client may seat"),
         ({"game": "flip6", "opponents": ["zoo:../../x"] * 3}, "no pretrained agent"),
-        ({"game": "flip6", "opponents": ["pimc:worlds=5000"] * 3}, "worlds=5000 is more than 256"),
+        ({"game": "flip6", "opponents": ["pimc:worlds=5000"] * 3}, "worlds=5000 is more than 64"),
         ({"game": "flip6", "opponents": ["banana"] * 3}, "not one an MCP client may seat"),
         ({"game": "flip6", "options": {"target_scor": 40}}, "no option 'target_scor'"),
         ({"game": "flip6", "options": {"target_score": "many"}}, "target_score"),

@@ -38,9 +38,10 @@ from cardarena.envs.core.registry import get_spec, names
 
 #: how many games may be open at once unless ``--max-games`` says otherwise
 MAX_GAMES = 16
-#: the largest search budgets a client may ask for (a decision at these takes about a second);
-#: a bigger one only when the server allows that exact spec (``--allow-agent``)
-CLIENT_SEARCH_BUDGET = {"worlds": 256, "min_worlds": 256, "rollouts": 8, "iterations": 5000}
+#: the largest search budgets a client may ask for: a decision at these took at most 1.8 s in
+#: every game (docs/mcp.md, "Security", measured 2026-12-02); a bigger one only when the server
+#: allows that exact spec (``--allow-agent``)
+CLIENT_SEARCH_BUDGET = {"worlds": 64, "min_worlds": 64, "rollouts": 2, "iterations": 1000}
 #: a game option's value: JSON scalars (no option of the suite takes a list or an object)
 OPTION_TYPES = (str, int, bool, type(None))
 INSTALL_HINT = "pip install 'cardarena[mcp]'"
