@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False, embedsignature=True
-"""Suicidium on a C struct: the native core (engine state, encoder, random rollouts).
+"""Suicidium on a C struct: the native core (engine state, encoder, rollouts with the random
+policy or the C port of the ``heuristic`` baseline).
 
 The same game as ``rules.py`` (rule ids U1-U36 of ``docs/rules/suicidium.md``), step for step:
 every engine function below mirrors the method of ``SuicidiumGame`` it names, in the same order
@@ -17,6 +18,11 @@ from the same integers, rounded to float32 at the end, so the observation is byt
 The card tables (kind, effect, amount, targeting per catalogue index) are read from ``rules.py``
 at import, so the catalogue stays data; the constants that name rules' ints are checked against
 ``rules.py`` by the test.
+
+The rollout policies (``rollout_batch``, ``play_out``, ``policy_action``, ``RolloutPolicy``):
+``random`` and ``heuristic``, a port of ``agents/baselines/suicidium.py::HeuristicAgent`` that
+makes its decisions (``tests/test_native_suicidium.py`` plays both side by side); the search's
+rollouts run here (``agents/search/rollout.py``, ``tests/test_native_rollouts.py``).
 
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
