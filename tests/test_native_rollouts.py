@@ -353,3 +353,129 @@ def test_the_search_speed_bench_rolls_out_natively_where_it_can_and_says_so() ->
     python = Flip6Game(num_players=4)
     rate, core = policy_speed("flip6", SPEC, python, positions(python, 5, seed=1), "ev", 0.02)
     assert rate > 0 and core == "python Rollout"
+
+
+# ---- suicidium: the heuristic in C (envs/suicidium/_native.pyx) -------------------------------
+# Its alignment with the Python agent, decision by decision, is tests/test_native_suicidium.py's;
+# here: play_out is the Python Rollout, and the searches decide the same with it.
+from cardarena.envs.suicidium.native import NATIVE_BUILT as SUICIDIUM_BUILT  # noqa: E402
+from cardarena.envs.suicidium.rules import SuicidiumGame  # noqa: E402
+
+SUICIDIUM = envs.get_spec("suicidium")
+needs_suicidium = pytest.mark.skipif(
+    not SUICIDIUM_BUILT, reason="the suicidium native core is not built"
+)
+#: (players, mode, expansion) of the suicidium checks
+SUICIDIUM_TABLES = [(2, "SURVIVE", True), (3, "DEPRESSION", True), (4, "SURVIVE", False)]
+
+
+def _suicidium_starts(num_players: int, mode: str, expansion: bool, count: int, seed: int):
+    """(native, python) engines and ``count`` mid-game Python states of random games."""
+    from cardarena.envs.suicidium.native import NativeSuicidiumGame
+
+    native = NativeSuicidiumGame(num_players, mode, expansion)
+    python = SuicidiumGame(num_players, mode, expansion)
+    plan = np.random.default_rng(seed)
+    starts = []
+    while len(starts) < count:
+        state = python.new_game(np.random.default_rng(int(plan.integers(2**31))))
+        while not python.is_over(state) and len(starts) < count:
+            if plan.random() < 0.15:
+                starts.append(python.clone(state))
+            legal = python.legal_actions(state)
+            python.apply(state, legal[int(plan.integers(len(legal)))])
+    return native, python, starts
+
+
+@needs_suicidium
+@pytest.mark.parametrize("table", SUICIDIUM_TABLES, ids=lambda t: f"{t[0]}-{t[1]}-{t[2]}")
+def test_suicidium_play_out_gives_the_python_rollouts_values_from_the_same_generators(table):
+    """Each state rolled out by the Python Rollout on the Python engine and by play_out on its
+    native copy (the same engine generator): the same values and end states, and the agents'
+    generators (the heuristic's random choices) advanced alike."""
+    native, python, starts = _suicidium_starts(*table, count=25, seed=table[0])
+    for policy in ("heuristic", "random"):
+        fast = Rollout("suicidium", SUICIDIUM, native, policy, "game")
+        slow = Rollout("suicidium", SUICIDIUM, python, policy, "game", native=False)
+        assert fast.native is not None and slow.native is None
+        fast.reseed(random.Random(3))
+        slow.reseed(random.Random(3))
+        seeds = list(range(len(starts)))
+        ours = [native.from_python(python.clone(s)) for s in starts]
+        theirs = [python.clone(s) for s in starts]
+        got = fast.run_many(ours, seeds, fast.start(ours[0]))
+        want = slow.run_many(theirs, seeds, slow.start(theirs[0]))
+        assert got == want
+        assert [native.to_dict(s) for s in ours] == [python.to_dict(s) for s in theirs]
+        if policy == "heuristic":  # one state at a time too (run), the agents' generators alike
+            for a, b in zip(fast.agents, slow.agents, strict=True):
+                assert a.rng.bit_generator.state == b.rng.bit_generator.state
+            for s in starts[:10]:
+                one, two = native.from_python(python.clone(s)), python.clone(s)
+                assert fast.run(one, random.Random(0)) == slow.run(two, random.Random(0))
+            for a, b in zip(fast.agents, slow.agents, strict=True):
+                assert a.rng.bit_generator.state == b.rng.bit_generator.state
+    assert fast.native == ("random", {})
+    heuristic = Rollout("suicidium", SUICIDIUM, native, "heuristic", "game")
+    assert heuristic.native == (
+        "heuristic",
+        {"play_threshold": 0.4, "draw_margin": 10, "lift_weight": 0.3},
+    )
+    assert heuristic.native_rngs and not fast.native_rngs
+
+
+@needs_suicidium
+def test_suicidium_play_out_with_one_python_generator_consumes_it_as_the_python_rollouts_do():
+    native, python, starts = _suicidium_starts(3, "SURVIVE", True, 12, seed=5)
+    py_fast, py_slow = random.Random(9), random.Random(9)
+    got = native.play_out(
+        [native.from_python(python.clone(s)) for s in starts], "random", py=py_fast
+    )
+    slow = Rollout("suicidium", SUICIDIUM, python, "random", "game", native=False)
+    want = [slow.run(python.clone(s), py_slow) for s in starts]
+    assert got.tolist() == want
+    assert py_fast.getstate() == py_slow.getstate()
+
+
+SUICIDIUM_SEARCHES = [
+    ("pimc:worlds=2,rollout=heuristic", 1),
+    ("ismcts:iterations=8,rollout=heuristic", 1),
+    ("pimc:worlds=2,rollout=random", 3),
+    ("ismcts:iterations=10,rollout=random", 3),
+]
+
+
+@needs_suicidium
+@pytest.mark.parametrize(
+    ("spec", "games"), SUICIDIUM_SEARCHES, ids=[s for s, _ in SUICIDIUM_SEARCHES]
+)
+def test_suicidium_search_decides_the_same_with_rollouts_in_c_as_in_python(spec, games):
+    """Native engine + C rollouts against the Python engine + Python rollouts: the same actions
+    and scores at every decision (288 in all) (target decisions of the searcher's own cards, whose rollouts
+    start without a plan, included), over the tables of SUICIDIUM_TABLES."""
+    decisions = 0
+    for num_players, mode, expansion in SUICIDIUM_TABLES:
+        from cardarena.envs.suicidium.native import NativeSuicidiumGame
+
+        native = NativeSuicidiumGame(num_players, mode, expansion)
+        python = SuicidiumGame(num_players, mode, expansion)
+        fast = make_agent("suicidium", spec, seed=1)
+        slow = make_agent("suicidium", spec, seed=1)
+        slow.native_rollouts = False
+        mask = np.zeros(native.num_actions, dtype=np.int8)
+        for g in range(games):
+            state = native.new_game(np.random.default_rng(g))
+            fast.reset(g)
+            slow.reset(g)
+            for _ in range(12):
+                if state.over:
+                    break
+                seat = state.decider
+                a = decide(SUICIDIUM, native, state, seat, fast, mask)
+                b = decide(SUICIDIUM, python, state.to_python(), seat, slow, mask)
+                assert a == b
+                assert fast.last_scores == slow.last_scores
+                assert fast._rollout.native is not None and slow._rollout.native is None
+                native.apply(state, a)
+                decisions += 1
+    assert decisions >= 12 * games * len(SUICIDIUM_TABLES) - 2

@@ -8,6 +8,16 @@ states at the end). The encoder alignment: random plain deals of every player co
 set, both encoders on every seat of every step. Skipped when the extension is not built
 (``setup.py build_ext --inplace`` or ``pip install -e .`` with Cython and a C compiler); the
 build without it is checked by ``test_native_build.py``.
+
+The heuristic in C (the search's rollout policy) against ``HeuristicAgent``: full games of the
+agent in every seat with the C policy asked each decision first (the same action, plan and
+generator state), and every decision of random and heuristic games asked of a fresh agent (no
+plan: its random choice at a target decision it did not plan), in both modes, with and without
+the expansion, 2-5 players, three settings of the agent. Run larger on 2026-12-02 (per player
+count and mode, for both expansion settings: ``heuristic_games(n, mode, x, 200, seed=100 + n)``
+and ``heuristic_positions(n, mode, x, 20, seed=200 + n)``): 3,200 games, 727,266 decisions, and
+66,309 positions, every one the same; the agent drew at random 0 times in its own games and 554
+times in the positions.
 """
 
 from __future__ import annotations
@@ -417,3 +427,176 @@ def test_envs_make_builds_the_native_engine_by_default_and_the_python_one_when_a
     assert type(envs.make("suicidium", core="native").game) is NativeSuicidiumGame
     default = envs.make("suicidium").game
     assert isinstance(default, NativeSuicidiumGame) == NATIVE_AVAILABLE
+
+
+# ---- the heuristic baseline in C (the rollout policy of the search) ---------------------------
+#: (mode, expansion) of every option set the heuristic reads differently
+HEURISTIC_OPTIONS = [(m, x) for m in ("SURVIVE", "DEPRESSION") for x in (False, True)]
+#: other settings of the agent (its attributes, the C port's options)
+HEURISTIC_SETTINGS = [
+    {},
+    {"play_threshold": -0.5, "draw_margin": 6, "lift_weight": 0.0},
+    {"play_threshold": 1.7, "draw_margin": 8, "lift_weight": 1.0},
+]
+
+
+def heuristic_games(num_players: int, mode: str, expansion: bool, games: int, seed: int):
+    """``games`` full games of one Python ``HeuristicAgent`` per seat, with the C policy
+    (``RolloutPolicy``: one plan per seat) asked the same decision before each agent: the same
+    action, the same plan left, the same generator state (their random choices drawn from
+    generators of the same seeds) at every decision. Returns (decisions, random draws seen)."""
+    from cardarena import envs
+    from cardarena.agents.baselines.suicidium import HeuristicAgent
+    from cardarena.envs.core.loop import decide
+
+    spec = envs.get_spec("suicidium")
+    engine = rules.SuicidiumGame(num_players, mode, expansion)
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    decisions = draws = 0
+    for g in range(games):
+        settings = HEURISTIC_SETTINGS[g % len(HEURISTIC_SETTINGS)]
+        seeds = [seed * 10_000 + g * 10 + k for k in range(num_players)]
+        agents = [HeuristicAgent(seed=s, **settings) for s in seeds]
+        rngs = [np.random.default_rng(s) for s in seeds]
+        policy = _native.RolloutPolicy("heuristic", num_players, rngs=rngs, **settings)
+        state = engine.new_game(np.random.default_rng(seed * 10_000 + g))
+        while not engine.is_over(state):
+            seat = engine.current_player(state)
+            before = agents[seat].rng.bit_generator.state
+            got = policy.act(state)
+            want = decide(spec, engine, state, seat, agents[seat], mask)
+            assert got == want, (settings, engine.to_dict(state))
+            assert policy.plans()[seat] == agents[seat].plan
+            assert rngs[seat].bit_generator.state == agents[seat].rng.bit_generator.state
+            draws += agents[seat].rng.bit_generator.state != before
+            engine.apply(state, want)
+            decisions += 1
+    return decisions, draws
+
+
+def heuristic_positions(num_players: int, mode: str, expansion: bool, games: int, seed: int):
+    """Every decision of ``games`` games played by random actions and by the heuristic in turn:
+    a fresh agent (no plan, so target decisions of a card played by another policy, the random
+    choice among them) and ``policy_action`` (on the Python state and on its native copy) pick
+    the same action and draw the same numbers. Returns (positions, kinds of decision, draws)."""
+    from cardarena import envs
+    from cardarena.agents.baselines.suicidium import HeuristicAgent
+    from cardarena.envs.core.loop import decide
+
+    spec = envs.get_spec("suicidium")
+    engine = rules.SuicidiumGame(num_players, mode, expansion)
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    plan = np.random.default_rng(seed)
+    kinds: dict[int, int] = {}
+    checked = draws = 0
+    for g in range(games):
+        state = engine.new_game(np.random.default_rng(int(plan.integers(2**31))))
+        while not engine.is_over(state):
+            agent = HeuristicAgent(seed=checked)
+            before = agent.rng.bit_generator.state
+            want = decide(spec, engine, state, engine.current_player(state), agent, mask)
+            rng = np.random.default_rng(checked)
+            assert _native.policy_action(state, "heuristic", rng=rng) == want, engine.to_dict(state)
+            assert rng.bit_generator.state == agent.rng.bit_generator.state
+            native = NativeState.from_python(state, np.random.default_rng(0))
+            again = _native.policy_action(native, "heuristic", rng=np.random.default_rng(checked))
+            assert again == want
+            draws += agent.rng.bit_generator.state != before
+            kinds[state.decision] = kinds.get(state.decision, 0) + 1
+            checked += 1
+            legal = engine.legal_actions(state)
+            engine.apply(state, legal[int(plan.integers(len(legal)))] if g % 2 else want)
+    return checked, kinds, draws
+
+
+@pytest.mark.parametrize("mode", ["SURVIVE", "DEPRESSION"])
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_the_c_heuristic_plays_the_python_agents_games(num_players, mode):
+    """40 full games per mode and player count (20 with the expansion), every decision (400
+    of them: the module's docstring)."""
+    decisions = 0
+    for expansion in (False, True):
+        made, _ = heuristic_games(num_players, mode, expansion, 20, seed=num_players)
+        decisions += made
+    assert decisions > 40 * 60 * (num_players if mode == "SURVIVE" else num_players / 2)
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+def test_the_c_heuristic_decides_as_the_python_agent_on_thousands_of_positions(num_players):
+    """Every decision kind, out of turn (responses) included, in every mode and option set;
+    the random choice (no plan at a target decision) among them."""
+    positions = draws = 0
+    kinds: dict[int, int] = {}
+    for mode, expansion in HEURISTIC_OPTIONS:
+        checked, seen, drew = heuristic_positions(num_players, mode, expansion, 4, seed=7)
+        positions += checked
+        draws += drew
+        for k, v in seen.items():
+            kinds[k] = kinds.get(k, 0) + v
+    assert positions > 1500
+    assert draws > 0
+    for decision in (rules.D_DRAW, rules.D_MAIN, rules.D_RESPOND, rules.D_TARGET_PLAYER):
+        assert kinds[decision] > 100
+    assert kinds[rules.D_TARGET_CARD] > 30 and kinds[rules.D_DISCARD] > 0
+
+
+def test_the_c_heuristic_entry_points_refuse_bad_input():
+    engine = NativeSuicidiumGame(3)
+    state = engine.new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="policy 'greedy'; allowed"):
+        _native.policy_action(state, "greedy")
+    with pytest.raises(ConfigError, match="play_threshold nan; allowed: a finite number"):
+        _native.policy_action(state, "heuristic", play_threshold=float("nan"))
+    with pytest.raises(ConfigError, match="2 generators for 3 seats"):
+        _native.RolloutPolicy("heuristic", 3, rngs=[np.random.default_rng(0)] * 2)
+    with pytest.raises(ConfigError, match="generator 0 is int; allowed: a numpy Generator"):
+        _native.RolloutPolicy("heuristic", 3, rngs=[0, 1, 2])
+    with pytest.raises(ConfigError, match="a 4-player state; allowed: 3 players"):
+        _native.RolloutPolicy("heuristic", 3).act(
+            NativeSuicidiumGame(4).new_game(np.random.default_rng(0))
+        )
+    with pytest.raises(ConfigError, match="the heuristic needs rngs"):
+        engine.play_out([state.clone()], "heuristic")
+    with pytest.raises(ConfigError, match="needs seeds .* or py"):
+        engine.play_out([state.clone()], "random")
+    with pytest.raises(ConfigError, match="start 2; allowed: None"):
+        engine.rollout_batch([state], "heuristic", start=2)
+    with pytest.raises(ConfigError, match="horizon 0; allowed"):
+        engine.rollout_batch([state], "random", 0)
+    with pytest.raises(ConfigError, match="rollouts 0; allowed: 1 or more"):
+        engine.rollout_batch([state], "random", rollouts=0)
+    with pytest.raises(ConfigError, match="SuicidiumState among the states"):
+        engine.rollout_batch([state.to_python()], "random")
+    assert engine.rollout_batch([], "heuristic")[0].shape == (0, 3)
+    assert engine.play_out([], "heuristic").shape == (0, 3)
+
+
+def test_a_heuristic_without_a_generator_says_so_when_it_would_draw():
+    """A fresh agent at a redirect's target decision has no plan: it draws at random."""
+    engine = rules.SuicidiumGame(3, expansion=True)
+    for g in range(200):
+        state = engine.new_game(np.random.default_rng(g))
+        while not engine.is_over(state):
+            if state.decision == rules.D_TARGET_PLAYER and (
+                rules.KIND[state.table[-1][rules.E_CARD]] == rules.RESPONSE
+            ):
+                with pytest.raises(ConfigError, match="has no generator for the seat"):
+                    _native.policy_action(state, "heuristic")
+                return
+            legal = engine.legal_actions(state)
+            engine.apply(state, legal[g % len(legal)])
+    raise AssertionError("no redirect target decision in 200 games")
+
+
+def test_heuristic_rollout_batches_are_seeded_and_leave_their_states_alone():
+    engine = NativeSuicidiumGame(4, "DEPRESSION", expansion=True)
+    states = [engine.new_game(np.random.default_rng(s)) for s in range(3)]
+    saved = [engine.to_dict(s) for s in states]
+    values, decisions = engine.rollout_batch(states, "heuristic", "game", 5, rollouts=4)
+    again, decisions2 = engine.rollout_batch(states, "heuristic", "game", 5, rollouts=4)
+    assert values.shape == (12, 4) and decisions == decisions2 > 12 * 20
+    assert np.array_equal(values, again)
+    assert np.allclose(values.sum(axis=1), 0.0) and (values.max(axis=1) > 0).all()
+    assert [engine.to_dict(s) for s in states] == saved
+    cut, made = engine.rollout_batch(states, "random", 3, 1, rollouts=2)
+    assert made == 18 and not cut.any()  # 3 decisions: no game ends, worth 0 to everyone

@@ -38,9 +38,10 @@ min_worlds    pimc        with ``gate``: after this many worlds, stop when no ac
 ============  ==========  ===================================================================
 
 Rollouts run in C where the engine ports the rollout policy (``engine.rollout_policies``; flip6's
-native engine: ``random``, ``threshold``, ``ev``): ``agents/search/rollout.py`` hands them to
-``engine.play_out`` with the same generators, so the values and the decisions are those of the
-Python rollouts (``tests/test_native_rollouts.py``), only faster.
+native engine: ``random``, ``threshold``, ``ev``; suicidium's: ``random``, ``heuristic``):
+``agents/search/rollout.py`` hands them to ``engine.play_out`` with the same generators, so the
+values and the decisions are those of the Python rollouts (``tests/test_native_rollouts.py``),
+only faster.
 
 The strongest settings measured are in docs/results/search.md; in flip6 and sevn,
 ``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5`` beats ``ev``.

@@ -9,7 +9,9 @@ Rollouts copy and advance engine states directly (``engine.clone``, ``legal_acti
   ``envs.core.loop.play`` so it reads exactly what it reads in a real game.
 
 On an engine with rollout policies in C (``engine.rollout_policies``: the policy names and the
-options of each port, e.g. flip6's native engine, ``envs/flip6/native.py``) a rollout of such a
+options of each port, e.g. flip6's native engine, ``envs/flip6/native.py``; the option ``rng``
+hands the port each seat's agent's generator, for a policy that draws at random, e.g.
+suicidium's ``heuristic``) a rollout of such a
 policy runs there instead (``engine.play_out``), in place and with the same generators, so its
 values and therefore the search's decisions are those of the Python path; ``run_many`` plays a
 whole batch in one call. Given agents (a network, expert iteration) always play in Python.
@@ -75,8 +77,11 @@ class Rollout:
         self.native: tuple[str, dict[str, Any]] | None = None
         ports = getattr(engine, "rollout_policies", None)
         if native and ports and agents is None and policy in ports:
-            options = {k: getattr(self.agents[0], k) for k in ports[policy]} if self.agents else {}
+            names = [k for k in ports[policy] if k != "rng"]
+            options = {k: getattr(self.agents[0], k) for k in names} if self.agents else {}
             self.native = (policy, options)
+        #: the port draws the agents' random choices from their own generators (option "rng")
+        self.native_rngs = self.native is not None and "rng" in ports[policy]
 
     def reseed(self, rng: random.Random) -> None:
         """Re-seed the scripted agents (called once per search, from the searching agent's rng)."""
@@ -99,7 +104,7 @@ class Rollout:
         if self.native is not None and self.native[0] != "random":
             # (a random rollout of one state stays here: handing ``rng``'s state to C and back
             # costs more than the native engine's Python loop; run_many seeds C directly)
-            policy, options = self.native
+            policy, options = self.native_options()
             values = engine.play_out([state], policy, start, **options)[0]  # type: ignore[attr-defined]
             if self.leaf is not None:
                 return self.value(state) if seat is None else self.value_of(state, seat)
@@ -141,13 +146,21 @@ class Rollout:
                 self.run(state, random.Random(s), start, seat)
                 for state, s in zip(states, seeds, strict=True)
             ]
-        policy, options = self.native
+        policy, options = self.native_options()
         values = self.engine.play_out(states, policy, start, seeds=seeds, **options)  # type: ignore[attr-defined]
         if self.leaf is not None:
             if seat is None:
                 return [self.value(state) for state in states]
             return [self.value_of(state, seat) for state in states]
         return values.tolist() if seat is None else values[:, seat].tolist()
+
+    def native_options(self) -> tuple[str, dict[str, Any]]:
+        """(policy, options) for ``engine.play_out``: with ``rngs``, each seat's agent's
+        generator (as it is now: ``reseed`` replaces them), where the port draws from them."""
+        policy, options = self.native  # type: ignore[misc]
+        if self.native_rngs and self.agents is not None:
+            return policy, {**options, "rngs": [agent.rng for agent in self.agents]}
+        return policy, options
 
     def value_of(self, state: Any, seat: int) -> float:
         """``value(state)[seat]``, computing that seat's only."""

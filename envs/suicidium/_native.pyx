@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False, embedsignature=True
-"""Suicidium on a C struct: the native core (engine state, encoder, random rollouts).
+"""Suicidium on a C struct: the native core (engine state, encoder, rollouts with the random
+policy or the C port of the ``heuristic`` baseline).
 
 The same game as ``rules.py`` (rule ids U1-U36 of ``docs/rules/suicidium.md``), step for step:
 every engine function below mirrors the method of ``SuicidiumGame`` it names, in the same order
@@ -18,10 +19,17 @@ The card tables (kind, effect, amount, targeting per catalogue index) are read f
 at import, so the catalogue stays data; the constants that name rules' ints are checked against
 ``rules.py`` by the test.
 
+The rollout policies (``rollout_batch``, ``play_out``, ``policy_action``, ``RolloutPolicy``):
+``random`` and ``heuristic``, a port of ``agents/baselines/suicidium.py::HeuristicAgent`` that
+makes its decisions (``tests/test_native_suicidium.py`` plays both side by side); the search's
+rollouts run here (``agents/search/rollout.py``, ``tests/test_native_rollouts.py``).
+
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
+from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int8_t, int16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
@@ -1870,3 +1878,917 @@ cdef class NativeState:
 def _rebuild(state):
     """The unpickled native state (pickled as its ``SuicidiumState``)."""
     return NativeState.from_python(state)
+
+
+# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t mt[624]
+    int index
+
+
+cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
+    cdef uint32_t key[2]
+    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > length else length
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000UL
+
+
+cdef uint32_t mt_next(MT *r) noexcept nogil:
+    cdef uint32_t y
+    cdef uint32_t *mt = r.mt
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        r.index = 0
+    y = mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
+    y ^= (y << 15) & <uint32_t>0xEFC60000UL
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT *r) noexcept nogil:
+    """``random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"suicidium rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
+    cdef int k
+    for k in range(MT_N):
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
+    return 0
+
+
+# ---- the heuristic baseline in C (agents/baselines/suicidium.py::HeuristicAgent) ---------------
+# Every method of the agent is a function of the same name below, computing the same doubles in
+# the same order (the agent's view is ``HV``: what ``encoding_view.view`` gives it, read off the
+# struct). Its plan (the follow-ups of the card it plays) is kept per seat in ``Policy``; its one
+# random choice (``legal[rng.integers(len(legal))]`` when nothing else decides) draws from the
+# seat's own generator with numpy's algorithm.
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_HEURISTIC = 1
+    MAXPLAN = 16
+
+cdef double NONE_VALUE = -1e9  # the agent's "no use" (-1e9)
+
+
+cdef struct Policy:
+    int policy
+    double play_threshold  # HeuristicAgent.play_threshold
+    double draw_margin  # HeuristicAgent.draw_margin
+    double lift_weight  # HeuristicAgent.lift_weight
+    int plan[5][16]  # per seat: the follow-up actions still to play, from ppos on
+    int nplan[5]
+    int ppos[5]
+    bitgen_t *rngs[5]  # per seat: the agent's generator (its random choices), or NULL
+    int use_mt  # the random policy's actions: random.random() of mt (1), or the bit generator
+    MT *mt
+    bitgen_t *pick
+    long long max_decisions
+
+
+cdef struct HV:
+    int me
+    int n
+    int survive
+    int wp[5]
+    int alive[5]
+    int shield[5]
+    int hsize[5]
+    double mc[5]
+    int nlive
+    int live[5]
+    int nopp
+    int opp[5]
+    int takeable
+    int skip_main
+    int nt
+    int ti[128]  # the table's entries not placed (the view's "table"), their indices
+    int8_t act[128]  # table_activity ("works")
+    int mult[128]  # main entries: card_modifiers' multiplier and the entry holding the recipients
+    int src[128]
+
+
+cdef void view_c(SU *s, HV *v, int me) noexcept nogil:
+    """What ``encoding_view.view(state, me)`` tells the agent."""
+    cdef int n = s.n, k, t, j, total = 0, bad, thief
+    cdef int counts[5]
+    cdef int held[5]
+    v.me = me
+    v.n = n
+    v.survive = s.mode == SURVIVE
+    for t in range(NTYPES):
+        counts[t] = OBJECT_COUNTS[1 if n == 5 else 0][t]
+    for k in range(n):
+        for j in range(s.nobjects[k]):
+            counts[s.objects[k][j]] -= 1
+    for t in range(NTYPES):
+        total += counts[t]
+    v.nlive = 0
+    v.nopp = 0
+    for k in range(n):
+        v.wp[k] = s.wp[k]
+        v.alive[k] = s.alive[k]
+        v.shield[k] = shielded(s, k)
+        v.hsize[k] = s.nhand[k]
+        if total == 0:
+            v.mc[k] = 1.0
+        else:
+            for t in range(NTYPES):
+                held[t] = 0
+            for j in range(s.nobjects[k]):
+                held[s.objects[k][j]] = 1
+            bad = 0
+            for t in range(NTYPES):
+                if held[t] or t == BOOTH:
+                    bad += counts[t]
+            v.mc[k] = <double>bad / <double>total
+        if s.alive[k]:
+            v.live[v.nlive] = k
+            v.nlive += 1
+            if k != me:
+                v.opp[v.nopp] = k
+                v.nopp += 1
+    v.takeable = s.discard_mark > 0
+    v.skip_main = s.skip_main_now
+    v.nt = 0
+    if s.ntable:
+        table_activity(s, v.act)
+        for k in range(s.ntable):
+            if s.table[k].placed:
+                continue
+            v.ti[v.nt] = k
+            v.nt += 1
+            if s.table[k].target < 0:
+                v.src[k] = card_modifiers(s, v.act, k, &v.mult[k], &thief)
+
+
+cdef double seat_value(HV *v, double lift, int s, int before, int after) noexcept nogil:
+    cdef int diff = after - before, zero = after <= 0
+    cdef double risk = 0.3 + v.mc[s], weak
+    if v.survive:
+        if s == v.me:
+            return diff - (12.0 * risk if zero else 0.0)
+        weak = 1.0 + (10 - before) / 20.0
+        return -0.6 * diff * weak + (6.0 * risk if zero else 0.0)
+    if s == v.me:
+        return -diff + (6.0 + 12.0 * v.mc[v.me] if zero else 0.0)
+    return lift * diff - (6.0 + 12.0 * v.mc[s] if zero else 0.0)
+
+
+cdef double changes_value(HV *v, double lift, int *seats, int *deltas, int m) noexcept nogil:
+    cdef int wp[5]
+    cdef int k, s, d, before, after
+    cdef double total = 0.0
+    for k in range(v.n):
+        wp[k] = v.wp[k]
+    for k in range(m):
+        s = seats[k]
+        d = deltas[k]
+        if not v.alive[s] or (d < 0 and v.shield[s]):
+            continue
+        before = wp[s]
+        after = before + d
+        if after > 10:
+            after = 10
+        if after < 0:
+            after = 0
+        wp[s] = after if after > 0 else 10
+        total += seat_value(v, lift, s, before, after)
+    return total
+
+
+cdef inline void points_changes(int card, int m, int mult, int *deltas) noexcept nogil:
+    cdef int amount = AMOUNT[card] * mult, k
+    for k in range(m):
+        deltas[k] = -amount if (EFFECT[card] == E_POINTS_GAIN_LOSS and k != 0) else amount
+
+
+cdef inline int amount_or_one(int card) noexcept nogil:
+    return AMOUNT[card] if AMOUNT[card] else 1
+
+
+cdef double event_value(HV *v, int card, int target, int player) noexcept nogil:
+    cdef int me = v.me, eff = EFFECT[card], size, a
+    cdef double gain
+    if eff == E_SKIP_MAIN:
+        if target == me:
+            return -1.5
+        return 1.2 if not v.survive else 0.8
+    if eff == E_SKIP_DRAW:
+        if target == me:
+            return -0.8 if v.survive else 0.3
+        return 0.4 if v.survive else -0.3
+    if eff == E_SHIELD:
+        if v.survive:
+            return (2.5 - v.wp[me] / 5.0) if target == me else -0.3
+        return -2.0 if target == me else (1.5 - v.wp[target] / 10.0)
+    if eff == E_DRAW or eff == E_RECOVER:
+        gain = 0.8 * amount_or_one(card)
+        return gain if target == me else -0.3 * gain
+    if (eff == E_DISCARD_RANDOM or eff == E_DRAW_DISCARD or eff == E_STEAL_RANDOM
+            or eff == E_EXCHANGE_HANDS or eff == E_PEEK):
+        if target == me:
+            return -1.5
+        if player != me:
+            return 0.0
+        size = v.hsize[target]
+        if eff == E_EXCHANGE_HANDS:
+            return 0.6 * (size - v.hsize[me]) - 0.5
+        if eff == E_PEEK:
+            return 0.2
+        if eff == E_STEAL_RANDOM:
+            return 1.2 if size else 0.0
+        a = amount_or_one(card)
+        return (0.4 + 0.2 * (size if size < a else a)) if size else 0.0
+    return 0.0
+
+
+cdef double entry_value(SU *s, HV *v, double lift, int i) noexcept nogil:
+    """Value to me of table entry ``i`` (a main card) resolving with its current responses."""
+    cdef Entry *e = &s.table[i]
+    cdef Entry *r = &s.table[v.src[i]] if e.target < 0 else e
+    cdef int card = e.card, k
+    cdef int seats[8]
+    cdef int deltas[8]
+    if KIND[card] == POINTS:
+        for k in range(r.nseats):
+            seats[k] = r.seats[k]
+        points_changes(card, r.nseats, v.mult[i] if e.target < 0 else 1, deltas)
+        return changes_value(v, lift, seats, deltas, r.nseats)
+    return event_value(v, card, r.seats[0] if r.nseats else e.player, e.player)
+
+
+cdef double keep_value(HV *v, int card) noexcept nogil:
+    cdef int eff = EFFECT[card]
+    cdef int a = AMOUNT[card] if AMOUNT[card] >= 0 else -AMOUNT[card]
+    cdef int n_opp = v.nopp if v.nopp > 1 else 1
+    if KIND[card] == POINTS:
+        if eff == E_POINTS_ONE:
+            return a
+        if eff == E_POINTS_OPPONENTS:
+            return (a * n_opp) * (0.8 if v.survive else 0.1)
+        if eff == E_POINTS_ALL:
+            return 0.5
+        if eff == E_POINTS_GAIN_LOSS:
+            return 1.2 * a
+        return 0.6 * a
+    if KIND[card] == RESPONSE:
+        if is_cancel(card):
+            return 2.5 if eff == E_CANCEL_ANY else 2.0
+        return 1.5 if (eff == E_DOUBLE or eff == E_REDIRECT) else 1.0
+    return 1.5
+
+
+cdef double best_play(SU *s, HV *v, double lift, int card, int *plan, int *np) noexcept nogil:
+    """Best value of playing ``card`` now; its follow-up actions into ``plan`` (count ``np``)."""
+    cdef int me = v.me, eff = EFFECT[card], k, t
+    cdef int seats[8]
+    cdef int deltas[8]
+    cdef double best = NONE_VALUE, val
+    np[0] = 0
+    if KIND[card] == POINTS:
+        if eff == E_POINTS_OPPONENTS or eff == E_POINTS_ALL:
+            if eff == E_POINTS_OPPONENTS:
+                for k in range(v.nopp):
+                    seats[k] = v.opp[k]
+                points_changes(card, v.nopp, 1, deltas)
+                return changes_value(v, lift, seats, deltas, v.nopp)
+            for k in range(v.nlive):
+                seats[k] = v.live[k]
+            points_changes(card, v.nlive, 1, deltas)
+            return changes_value(v, lift, seats, deltas, v.nlive)
+        for k in range(v.nlive if eff == E_POINTS_ONE else v.nopp):
+            t = v.live[k] if eff == E_POINTS_ONE else v.opp[k]
+            if eff == E_POINTS_ONE:
+                seats[0] = t
+                points_changes(card, 1, 1, deltas)
+                val = changes_value(v, lift, seats, deltas, 1)
+            else:
+                seats[0] = me
+                seats[1] = t
+                points_changes(card, 2, 1, deltas)
+                val = changes_value(v, lift, seats, deltas, 2)
+            if val > best:
+                best = val
+                plan[0] = TARGET0 + t
+                np[0] = 1
+        return best
+    if KIND[card] == RESPONSE:
+        return best_response(s, v, lift, card, plan, np)
+    if eff == E_DRAW or eff == E_RECOVER:
+        if eff == E_RECOVER and not v.takeable:
+            return 0.0
+        return event_value(v, card, me, me)
+    for k in range(v.nlive if eff == E_SHIELD else v.nopp):
+        t = v.live[k] if eff == E_SHIELD else v.opp[k]
+        val = event_value(v, card, t, me)
+        if val > best:
+            best = val
+            plan[0] = TARGET0 + t
+            np[0] = 1
+    return best
+
+
+cdef double best_response(SU *s, HV *v, double lift, int card, int *plan, int *np) noexcept nogil:
+    """Best use of RESPONSE ``card`` on the table: the gain; [on ..., targets ...] into plan."""
+    cdef int eff = EFFECT[card], j, i, k, target, victim, ns
+    cdef int seats[8]
+    cdef int deltas[8]
+    cdef int redirect[8]
+    cdef double best = NONE_VALUE, gain
+    cdef Entry *e
+    cdef Entry *r
+    np[0] = 0
+    for j in range(v.nt):
+        i = v.ti[j]
+        e = &s.table[i]
+        target = e.card
+        if not (RESPONSE_FITS[card] & CARD_CLASS[target]):
+            continue
+        gain = NONE_VALUE
+        ns = 0
+        if is_cancel(card):
+            if e.target < 0:  # a main card: cancel what hurts me
+                gain = -entry_value(s, v, lift, i) if v.act[i] else NONE_VALUE
+            elif is_cancel(target) and v.act[i]:  # restore what it cancels
+                victim = e.target
+                if not s.table[victim].placed and s.table[victim].target < 0:
+                    gain = entry_value(s, v, lift, victim)
+            elif v.act[i]:
+                gain = 0.5 if e.player != v.me else -1.0
+        elif eff == E_DOUBLE:
+            if v.act[i] and KIND[target] == POINTS:
+                r = &s.table[v.src[i]] if e.target < 0 else e
+                for k in range(r.nseats):
+                    seats[k] = r.seats[k]
+                points_changes(target, r.nseats, 1, deltas)
+                gain = changes_value(v, lift, seats, deltas, r.nseats)
+        elif eff == E_REDIRECT:
+            gain = best_redirect(s, v, lift, i, target, redirect, &ns)
+        elif eff == E_STEAL_PLAYED:
+            gain = 0.3 * keep_value(v, target)
+        if gain > best:
+            best = gain
+            plan[0] = ON0 + target
+            for k in range(ns):
+                plan[1 + k] = TARGET0 + redirect[k]
+            np[0] = 1 + ns
+    return best
+
+
+cdef double best_redirect(SU *s, HV *v, double lift, int i, int target, int *out,
+                          int *ns) noexcept nogil:
+    cdef Entry *e = &s.table[i]
+    cdef Entry *r
+    cdef int slots = e.nseats, k, j, cand, best_seat, mult
+    cdef int base[8]
+    cdef int deltas[8]
+    cdef int one[1]
+    cdef int d[1]
+    cdef double now, val, top
+    ns[0] = 0
+    if not v.act[i]:
+        return NONE_VALUE
+    now = entry_value(s, v, lift, i)
+    if KIND[target] == POINTS:
+        r = &s.table[v.src[i]] if e.target < 0 else e
+        mult = v.mult[i] if e.target < 0 else 1
+        points_changes(target, r.nseats, mult, base)
+        for k in range(slots):
+            d[0] = base[k] if k < r.nseats else 0
+            best_seat = -1
+            top = 0.0
+            for j in range(v.nlive):
+                cand = v.live[j]
+                one[0] = cand
+                val = changes_value(v, lift, one, d, 1)
+                if best_seat < 0 or val > top:
+                    best_seat = cand
+                    top = val
+            out[k] = best_seat
+        points_changes(target, slots, mult, deltas)
+        ns[0] = slots
+        return changes_value(v, lift, out, deltas, slots) - now
+    best_seat = -1
+    top = 0.0
+    for j in range(v.nlive):
+        cand = v.live[j]
+        val = event_value(v, target, cand, e.player)
+        if best_seat < 0 or val > top:
+            best_seat = cand
+            top = val
+    out[0] = best_seat
+    ns[0] = 1
+    return event_value(v, target, best_seat, e.player) - now
+
+
+cdef inline int among(int a, int *acts, int m) noexcept nogil:
+    cdef int k
+    for k in range(m):
+        if acts[k] == a:
+            return 1
+    return 0
+
+
+cdef int choose_play(SU *s, HV *v, Policy *p, int *acts, int m, int main) noexcept nogil:
+    cdef double best_val = NONE_VALUE, val, threshold
+    cdef int best_action = PASS, best_np = 0, np, k, a, card, has_pass = 0, seat = v.me
+    cdef int plan[16]
+    cdef int best_plan[16]
+    for k in range(m):
+        a = acts[k]
+        if a == PASS:
+            has_pass = 1
+            continue
+        card = a - PLAY0
+        val = best_play(s, v, p.lift_weight, card, plan, &np)
+        if KIND[card] == RESPONSE:
+            val -= 0.5 * keep_value(v, card) / 2.5  # keep responses for what matters
+        if val > best_val:
+            best_val = val
+            best_action = a
+            best_np = np
+            memcpy(best_plan, plan, np * sizeof(int))
+    threshold = p.play_threshold if main else 1.0
+    if has_pass and best_val <= threshold:
+        return PASS
+    memcpy(p.plan[seat], best_plan, best_np * sizeof(int))
+    p.nplan[seat] = best_np
+    p.ppos[seat] = 0
+    return best_action
+
+
+cdef int choose_draw(SU *s, HV *v, Policy *p, int *acts, int m) noexcept nogil:
+    cdef int me = v.me, k, j, a, np, any_worth = 0, lowest = 10, ndraws = 0
+    cdef int plan[16]
+    cdef int nswaps = 0, fit = -1, low_draw = 1 << 30, pick = -1
+    cdef double want, kv, top = 0.0
+    for k in range(m):
+        a = acts[k]
+        if DRAW0 <= a < DRAW0 + 8:
+            ndraws += 1
+            if a - DRAW0 < low_draw:
+                low_draw = a - DRAW0
+        if a >= DISCARD0:
+            nswaps += 1
+    if v.survive:
+        want = v.wp[me] - p.draw_margin
+        if not (want > 0):  # max(0, ...): 0 unless the difference is larger
+            want = 0
+        if not v.skip_main:
+            for j in range(s.nhand[me]):
+                if best_play(s, v, p.lift_weight, s.hands[me][j], plan, &np) > p.play_threshold:
+                    any_worth = 1
+                    break
+            if not any_worth and not (want >= 1):
+                want = 1
+    else:
+        want = 0
+        for k in range(v.nopp):
+            if v.wp[v.opp[k]] < lowest:
+                lowest = v.wp[v.opp[k]]
+        if lowest > 3 and v.hsize[me] < 2:
+            want = 1
+    for k in range(m):
+        a = acts[k]
+        if DRAW0 <= a < DRAW0 + 8 and a - DRAW0 <= want and a - DRAW0 > fit:
+            fit = a - DRAW0
+    if fit >= 0:
+        return DRAW0 + fit
+    if ndraws and (not nswaps or low_draw >= 1):
+        return DRAW0 + low_draw
+    if nswaps:
+        for k in range(m):
+            a = acts[k]
+            if a >= DISCARD0:
+                kv = keep_value(v, a - DISCARD0)
+                if pick < 0 or kv < top:
+                    pick = a
+                    top = kv
+        return pick
+    return acts[0]
+
+
+cdef int heuristic_action(SU *s, Policy *p) noexcept nogil:
+    """``HeuristicAgent.act`` for the deciding seat (its plan in ``p``); -1: the agent would
+    draw at random and ``p`` has no generator for the seat."""
+    cdef int acts[MAXACTS]
+    cdef int m = legal(s, acts), seat = s.decider, nxt, k, a, pick, card, np, d = s.decision
+    cdef int plan[16]
+    cdef double kv, top
+    cdef HV v
+    cdef bitgen_t *rng
+    while p.ppos[seat] < p.nplan[seat]:  # follow-ups of the card just played
+        nxt = p.plan[seat][p.ppos[seat]]
+        p.ppos[seat] += 1
+        if among(nxt, acts, m):
+            return nxt
+    p.nplan[seat] = 0
+    p.ppos[seat] = 0
+    view_c(s, &v, seat)
+    if d == D_DRAW:
+        return choose_draw(s, &v, p, acts, m)
+    if d == D_MAIN or d == D_RESPOND:
+        return choose_play(s, &v, p, acts, m, d == D_MAIN)
+    if d == D_DISCARD or d == D_TAKE:
+        pick = -1
+        top = 0.0
+        for k in range(m):
+            a = acts[k]
+            kv = keep_value(&v, a - (DISCARD0 if d == D_DISCARD else TAKE0))
+            if pick < 0 or (kv < top if d == D_DISCARD else kv > top):
+                pick = a
+                top = kv
+        return pick
+    if d == D_TARGET_CARD and v.nt:
+        card = s.table[v.ti[v.nt - 1]].card
+        best_response(s, &v, p.lift_weight, card, plan, &np)
+        if np and among(plan[0], acts, m):
+            memcpy(p.plan[seat], plan + 1, (np - 1) * sizeof(int))
+            p.nplan[seat] = np - 1
+            return plan[0]
+    if d == D_TARGET_PLAYER and v.nt:
+        card = s.table[v.ti[v.nt - 1]].card
+        if KIND[card] != RESPONSE:
+            best_play(s, &v, p.lift_weight, card, plan, &np)
+            if np and among(plan[0], acts, m):
+                return plan[0]
+    rng = p.rngs[seat]
+    if rng == NULL:
+        return -1
+    return acts[random_below(rng, m)]
+
+
+cdef inline int policy_action_c(SU *s, Policy *p) noexcept nogil:
+    cdef int acts[MAXACTS]
+    cdef int m
+    if p.policy == POLICY_HEURISTIC:
+        return heuristic_action(s, p)
+    m = legal(s, acts)
+    if m == 0:
+        return -1
+    if p.use_mt:
+        return acts[<int>(mt_random(p.mt) * m)]
+    return acts[random_interval(p.pick, <uint64_t>(m - 1))]
+
+
+cdef long long play_c(SU *w, bitgen_t *bg, Policy *p, int *rc) noexcept nogil:
+    """Play ``w`` on with the policy (the engine's draws from ``bg``) to the game's end or
+    ``p.max_decisions``; decisions made. ``rc`` -1: stuck (an engine bug), -2: the heuristic
+    needed a generator it was not given."""
+    cdef long long made = 0
+    cdef int a
+    rc[0] = 0
+    while not w.over and made < p.max_decisions:
+        a = policy_action_c(w, p)
+        if a < 0:
+            rc[0] = -2 if p.policy == POLICY_HEURISTIC else -1
+            return made
+        if apply_action(w, bg, a) < 0:
+            rc[0] = -1
+            return made
+        made += 1
+    return made
+
+
+cdef inline void reset_plans(Policy *p) noexcept nogil:
+    cdef int k
+    for k in range(MAXP):
+        p.nplan[k] = 0
+        p.ppos[k] = 0
+
+
+# ---- the Python entry points of the rollout policies --------------------------------------------
+POLICIES_C = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+
+cdef int policy_id(str policy) except -1:
+    if policy not in POLICIES_C:
+        raise ConfigError(f"suicidium rollouts: policy {policy!r}; allowed: "
+                          f"{sorted(POLICIES_C)}")
+    return POLICIES_C[policy]
+
+
+cdef int set_options(Policy *p, str policy, double play_threshold, double draw_margin,
+                     double lift_weight) except -1:
+    for name, value in (("play_threshold", play_threshold), ("draw_margin", draw_margin),
+                        ("lift_weight", lift_weight)):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ConfigError(f"suicidium rollouts: {name} {value!r}; allowed: a finite number")
+    memset(p, 0, sizeof(Policy))
+    p.policy = policy_id(policy)
+    p.play_threshold = play_threshold
+    p.draw_margin = draw_margin
+    p.lift_weight = lift_weight
+    p.max_decisions = 1LL << 62
+    return 0
+
+
+cdef list set_rngs(Policy *p, object rngs, int n, str where):
+    """Each seat's generator into ``p`` (kept alive by the returned list); None: none."""
+    cdef int k
+    if rngs is None:
+        return []
+    rngs = list(rngs)
+    if len(rngs) != n:
+        raise ConfigError(f"suicidium {where}: {len(rngs)} generators for {n} seats; allowed: "
+                          f"one numpy Generator per seat (each seat's agent's rng)")
+    bits = []
+    for k in range(n):
+        if not isinstance(rngs[k], np.random.Generator):
+            raise ConfigError(f"suicidium {where}: generator {k} is {type(rngs[k]).__name__}; "
+                              f"allowed: a numpy Generator (np.random.default_rng(seed))")
+        bits.append(rngs[k].bit_generator)
+        p.rngs[k] = bitgen_of(rngs[k])
+    return bits
+
+
+cdef int check_states(list states) except -2:
+    """The seat count shared by ``states`` (all native states), -1 when there are none."""
+    cdef int n = -1
+    for st in states:
+        if type(st) is not NativeState:
+            raise ConfigError(f"suicidium rollouts: {type(st).__name__} among the states; "
+                              f"allowed: native states (NativeState.from_python converts one)")
+        if n < 0:
+            n = (<NativeState>st).s.n
+        elif (<NativeState>st).s.n != n:
+            raise ConfigError("suicidium rollouts: states of different seat counts; allowed: "
+                              "one seat count per call")
+    return n
+
+
+cdef int rollout_failed(int rc) except -1:
+    if rc == -2:
+        raise ConfigError("suicidium rollouts: the heuristic drew at random and has no generator "
+                          "for the seat; pass rngs (one numpy Generator per seat)")
+    return stuck(rc)
+
+
+def policy_action(state, str policy="heuristic", rng=None, double play_threshold=0.4,
+                  double draw_margin=10, double lift_weight=0.3):
+    """The action of a fresh C ``policy`` (no plan yet) for the deciding seat of a native or
+    Python state (None: the game is over); its random choice, if any, from ``rng`` (the seat's
+    agent's numpy Generator)."""
+    cdef Policy p
+    cdef SU s
+    cdef SU *w
+    cdef int a
+    set_options(&p, policy, play_threshold, draw_margin, lift_weight)
+    if type(state) is NativeState:
+        w = &(<NativeState>state).s
+    else:
+        load_state(&s, state, True)
+        w = &s
+    if w.over:
+        return None
+    if p.policy == POLICY_RANDOM:
+        raise ConfigError("suicidium policy_action: the random policy has no choice to check; "
+                          "allowed: 'heuristic'")
+    keep = set_rngs(&p, None if rng is None else [rng] * w.n, w.n, "policy_action")
+    a = heuristic_action(w, &p)
+    rollout_failed(-2 if a < 0 else 0)
+    return a
+
+
+cdef class RolloutPolicy:
+    """A C rollout policy playing every seat, with its plans kept between calls (as one
+    ``HeuristicAgent`` per seat keeps its own): ``act(state)`` is the deciding seat's action.
+    ``rngs``: each seat's numpy Generator (its agent's ``rng``) for the random choices."""
+
+    cdef Policy p
+    cdef list _bits
+    cdef int n
+
+    def __init__(self, str policy, int num_players, rngs=None, double play_threshold=0.4,
+                 double draw_margin=10, double lift_weight=0.3):
+        check_range("num_players", num_players, 2, MAXP)
+        set_options(&self.p, policy, play_threshold, draw_margin, lift_weight)
+        if self.p.policy == POLICY_RANDOM:
+            raise ConfigError("suicidium RolloutPolicy: 'random' keeps nothing between calls; "
+                              "allowed: 'heuristic'")
+        self.n = num_players
+        self._bits = set_rngs(&self.p, rngs, num_players, "RolloutPolicy")
+
+    def act(self, state):
+        cdef SU s
+        cdef SU *w
+        cdef int a
+        if type(state) is NativeState:
+            w = &(<NativeState>state).s
+        else:
+            load_state(&s, state, True)
+            w = &s
+        if w.n != self.n:
+            raise ConfigError(f"suicidium RolloutPolicy: a {w.n}-player state; allowed: "
+                              f"{self.n} players")
+        if w.over:
+            return None
+        a = heuristic_action(w, &self.p)
+        rollout_failed(-2 if a < 0 else 0)
+        return a
+
+    def plans(self):
+        """Every seat's follow-up actions still to play (the agents' ``plan``)."""
+        return [[self.p.plan[k][j] for j in range(self.p.ppos[k], self.p.nplan[k])]
+                for k in range(self.n)]
+
+
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, double play_threshold=0.4, double draw_margin=10,
+                  double lift_weight=0.3):
+    """``rollouts`` playouts of every native state, all inside C, with ``policy`` (``random``
+    or ``heuristic``) to the ``horizon``: ``"game"`` or ``"round"`` (suicidium has no rounds:
+    the game's end, ``start`` must be None) or an int N >= 1 (N decisions). The random actions,
+    the heuristic's random choices and the engine's draws come from
+    ``np.random.default_rng(seed)``; the states and their generators are unchanged; plans start empty in every playout. Returns
+    (the returns float64[len(states) * rollouts, seats], zeros for a playout cut before the end:
+    suicidium's standing is 0; rollout r of state i in row i * rollouts + r; decisions played)."""
+    cdef Policy p
+    cdef int n = check_states(states), i, r, k, m = len(states), rc = 0
+    cdef long long decisions = 0
+    cdef SU w
+    set_options(&p, policy, play_threshold, draw_margin, lift_weight)
+    if start is not None:
+        raise ConfigError(f"suicidium rollouts: start {start!r}; allowed: None (no rounds)")
+    if isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        p.max_decisions = horizon
+    elif horizon != "game" and horizon != "round":
+        raise ConfigError(f"suicidium rollouts: horizon {horizon!r}; allowed: 'game', 'round' "
+                          f"(the game's end: no rounds) or a number of decisions >= 1")
+    if rollouts < 1:
+        raise ConfigError(f"suicidium rollouts: rollouts {rollouts}; allowed: 1 or more")
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    p.pick = bg
+    for k in range(MAXP):
+        p.rngs[k] = bg
+    values = np.zeros((m * rollouts, n if n > 0 else 0), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                for r in range(rollouts):
+                    w = (<SU *>ptrs[i])[0]
+                    reset_plans(&p)
+                    decisions += play_c(&w, bg, &p, &rc)
+                    if rc < 0:
+                        break
+                    returns_c(&w, &vals[i * rollouts + r, 0])
+                if rc < 0:
+                    break
+    finally:
+        PyMem_Free(ptrs)
+    rollout_failed(rc)
+    return values, decisions
+
+
+def play_out(list states, str policy="random", start=None, seeds=None, py=None, rngs=None,
+             double play_threshold=0.4, double draw_margin=10, double lift_weight=0.3,
+             long long max_decisions=20_000):
+    """``Rollout.run`` of the search agents on every native state, in place and in C: each state
+    is played on with ``policy`` to the game's end (suicidium has no rounds: ``start`` must be
+    None), drawing the engine's randomness from its own generator, exactly as the Python engine
+    would. The random policy's actions are ``legal[int(rng.random() * len(legal))]`` of Python's
+    ``random.Random``: a fresh ``random.Random(seeds[i])`` per state, or the one ``py`` for all
+    (consumed in order). The heuristic's random choices come from ``rngs`` (seat k's: its agent's
+    numpy Generator, advanced as the agent would advance it); its plans start empty for every
+    state (a Python agent's plan is empty between rollouts). So the values are those of the
+    Python ``Rollout`` with the same generators. Returns values float64[len(states), seats]."""
+    cdef Policy p
+    cdef MT mt
+    cdef NativeState st
+    cdef int n = check_states(states), i, m = len(states), rc = 0
+    set_options(&p, policy, play_threshold, draw_margin, lift_weight)
+    if start is not None:
+        raise ConfigError(f"suicidium play_out: start {start!r}; allowed: None (no rounds)")
+    if max_decisions < 0:
+        raise ConfigError(f"suicidium play_out: max_decisions {max_decisions}; allowed: >= 0")
+    p.max_decisions = max_decisions
+    p.use_mt = 1
+    p.mt = &mt
+    if p.policy == POLICY_RANDOM and (seeds is None) == (py is None):
+        raise ConfigError("suicidium play_out: the random policy needs seeds (one per state) or "
+                          "py (one random.Random), exactly one of them")
+    if p.policy == POLICY_HEURISTIC and rngs is None:
+        raise ConfigError("suicidium play_out: the heuristic needs rngs (one numpy Generator per "
+                          "seat: each seat's agent's rng) for its random choices")
+    if seeds is not None and len(seeds) != m:
+        raise ConfigError(f"suicidium play_out: {len(seeds)} seeds for {m} states; allowed: one "
+                          f"each")
+    values = np.zeros((m, n if n > 0 else 0), dtype=np.float64)
+    if m == 0:
+        return values
+    keep = set_rngs(&p, rngs, n, "play_out") if p.policy == POLICY_HEURISTIC else []
+    cdef double[:, ::1] vals = values
+    saved = None
+    if py is not None and p.policy == POLICY_RANDOM:
+        saved = mt_load(&mt, py)
+    try:
+        for i in range(m):
+            st = <NativeState>states[i]
+            if seeds is not None and p.policy == POLICY_RANDOM:
+                mt_seed(&mt, <uint64_t>seeds[i])
+            with nogil:
+                reset_plans(&p)
+                play_c(&st.s, st.bg, &p, &rc)
+                if rc == 0:
+                    returns_c(&st.s, &vals[i, 0])
+            if rc < 0:
+                break
+    finally:
+        if saved is not None:
+            mt_store(&mt, py, saved)
+    rollout_failed(rc)
+    return values
+
+
+def _python_randoms(seed, int count, py=None):
+    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
+    Mersenne Twister of the random rollout policy (for the tests)."""
+    cdef MT mt
+    saved = None
+    if py is not None:
+        saved = mt_load(&mt, py)
+    else:
+        mt_seed(&mt, <uint64_t>seed)
+    out = [mt_random(&mt) for _ in range(count)]
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return out

@@ -14,7 +14,23 @@ state).
 ``native_encoder()``           the compiled ``encode(state, seat)`` (a ``SuicidiumState`` or a
                                native state), or None; ``encoding.encode`` is it when available
 ``rollouts(state, ...)``       random playouts to the game's end, all inside C
+``rollout_batch(states)``      many playouts of many states in one call into C, with a rollout
+                               policy (``random`` or ``heuristic``, the C port of the scripted
+                               baseline), a horizon (game end or N decisions) and a seed;
+                               states untouched
+``play_out(states, ...)``      ``Rollout.run`` of the search agents in C, in place: the values
+                               the Python rollout computes from the same generators
+``policy_action(state)``       the action of the C heuristic for the deciding seat (alignment)
 =============================  ===============================================================
+
+The heuristic's port (``_native.pyx``, "the heuristic baseline in C") makes the decisions of
+``agents/baselines/suicidium.py::HeuristicAgent`` in every mode, with and without the expansion,
+out of turn (responses) included: the same view read off the struct, the same doubles in the same
+order, the same plan of follow-up actions per seat, and its one random choice (when nothing else
+decides) drawn from the seat's own generator with numpy's algorithm.
+``NativeSuicidiumGame.rollout_policies`` names its options as the agent's attributes
+(``play_threshold``, ``draw_margin``, ``lift_weight``) and ``rng``: the search passes each seat's
+agent's generator (``agents/search/rollout.py``), so the engine knows nothing of agents.
 """
 
 from __future__ import annotations
@@ -99,3 +115,72 @@ class NativeSuicidiumGame(NativeEngine, SuicidiumGame):
         """``count`` random-legal-action playouts from ``state`` to the game's end inside C (see
         ``NativeState.rollouts``): (returns float64[count, seats], decisions played)."""
         return state.rollouts(count, seed, horizon)
+
+    # ---- rollout policies in C (agents/search) ------------------------------------------------
+    #: policy -> the options of its C port (attribute names of the scripted baseline it ports;
+    #: ``rng``: each seat's agent's generator, passed as ``rngs``)
+    rollout_policies: dict[str, tuple[str, ...]] = {
+        "random": (),
+        "heuristic": ("play_threshold", "draw_margin", "lift_weight", "rng"),
+    }
+
+    def rollout_batch(
+        self,
+        states: list[Any],
+        policy: str = "random",
+        horizon: str | int = "game",
+        seed: int = 0,
+        rollouts: int = 1,
+        start: int | None = None,
+        **options: Any,
+    ) -> tuple[np.ndarray, int]:
+        """``rollouts`` playouts of every state in one call into C (``_native.rollout_batch``):
+        (returns float64[len(states) * rollouts, seats], rollout r of state i in row
+        i * rollouts + r; decisions played). ``horizon``: ``"game"`` (``"round"`` is the same:
+        no rounds) or N decisions (a playout cut before the end is worth 0 to every seat, the
+        standing of a game without rounds). Random actions, the heuristic's random choices and
+        the engine's draws from ``default_rng(seed)``; the states and their generators are
+        unchanged."""
+        states = self._native_states(states)
+        values, decisions = _native.rollout_batch(
+            states, policy, horizon, seed, rollouts, start, **options
+        )
+        return (values if states else np.zeros((0, self.num_players))), decisions
+
+    def play_out(
+        self,
+        states: list[Any],
+        policy: str,
+        start: int | None = None,
+        seeds: list[int] | None = None,
+        py: Any = None,
+        rngs: list[np.random.Generator] | None = None,
+        **options: Any,
+    ) -> np.ndarray:
+        """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
+        float64[len(states), seats], those of the Python rollout from the same generators (the
+        random policy's actions from ``random.Random(seeds[i])`` or the one ``py``; the
+        heuristic's random choices from ``rngs``, seat k's agent's generator, advanced as the
+        agent would advance it)."""
+        states = self._native_states(states)
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, rngs, **options)
+
+    def policy_action(
+        self, state: Any, policy: str = "heuristic", rng: Any = None, **options: Any
+    ) -> int | None:
+        """The action of the C port of ``policy`` (a fresh one: no plan) for the deciding seat
+        (None: game over); its random choice, if any, from ``rng``."""
+        return _native.policy_action(state, policy, rng, **options)
+
+    def _native_states(self, states: Any) -> list[Any]:
+        states = list(states)
+        for st in states:
+            if not isinstance(st, NativeState) or st.num_players != self.num_players:
+                raise ConfigError(
+                    f"suicidium rollouts: {type(st).__name__} among the states; allowed: native "
+                    f"states of this {self.num_players}-player engine (from_python converts a "
+                    f"SuicidiumState)"
+                )
+        return states
