@@ -91,6 +91,7 @@ def named(game, lines):
     text = "\n".join(lines[1:])  # the first line is the action's own text, which the seat chose
     if game == "suicidium":
         found = {PRETTY[m] for m in SUICIDIUM_CARD.findall(text)}
+        found |= set(re.findall(r"\b[A-Z][A-Z0-9_]{2,}\b", text)) & set(CARD_IDS)
         return found | {o for o in OBJECT_CODES if re.search(rf"\b{o}\b", text)}
     if game == "thegame":
         cards = set()
@@ -194,7 +195,9 @@ def test_suicidium_tells_the_table_and_the_effects():
         for _a, _t, t in played("suicidium", 3, seed, [0])
         for line in t[0][2]
     )
-    assert re.search(r"puts [A-Z][a-z].* on the table \((points|event|response): ", text)
+    assert re.search(
+        r"puts [A-Z][a-z].* \[[A-Z_0-9]+\] on the table \((points|event|response): ", text
+    )
     assert re.search(r"willpower \d+ -> \d+ \([+-]\d+\)", text)
     assert "turn over: " in text and "game over: " in text
 
@@ -217,3 +220,39 @@ def test_a_game_without_a_narration_module_is_told_by_its_action_text():
 def test_gained_is_a_multiset_difference():
     assert gained(["6", "3"], ["6", "3", "6"]) == ["6"]
     assert gained(["6", "6"], ["6"]) == []
+
+
+def test_the_replay_viewer_tells_each_step_from_the_chosen_seat(tmp_path):
+    """A recorded game, viewed from seat 1: every step after the start is followed by what it
+    did as seat 1 saw it (the same lines SeatSession told at the table), and the full view tells
+    it from the seat that acted."""
+    import io
+
+    from cardarena.agents.tools.replay import told, view
+    from cardarena.agents.tools.session import SeatSession
+    from cardarena.envs.core.replay import Replay
+
+    table = SeatSession(
+        "ratatat", 1, ["random", "random"], {"num_players": 3}, seed=2, record_dir=tmp_path
+    )
+    told_at_table = table.take_events()
+    while table.to_move:
+        table.play(table.legal()[0][0])
+        told_at_table += table.take_events()
+    replay = Replay.load(table.replay_path)
+    spec = get_spec("ratatat")
+    engine = replay.engine()
+    told_in_replay, previous = [], None
+    for step, state in replay.states(engine):
+        if previous is not None:
+            told_in_replay += told(replay, spec, previous, state, step, 1)
+        previous = engine.clone(state)
+    assert told_in_replay == [line for line in told_at_table if line.startswith(INDENT)]
+    assert any(line.startswith("  you hold ") for line in told_in_replay)
+    out = io.StringIO()
+    assert view(replay, seat=1, out=out) == 0
+    shown = out.getvalue().splitlines()
+    assert all(line in shown for line in told_in_replay)
+    out = io.StringIO()
+    view(replay, seat=None, out=out)
+    assert "(as seat 0 (random) saw it)" in out.getvalue()

@@ -54,7 +54,7 @@ def told(
         actor,
         str(line["action"]),
         teller,
-        lambda s: _seat_label(replay, s),
+        lambda s: "you" if s == seat else _seat_label(replay, s),
     )[1:]
     if seat is None and lines:
         lines.insert(0, f"  (as {_seat_label(replay, actor)} saw it)")

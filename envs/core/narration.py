@@ -16,6 +16,7 @@ points race of Flip 6 and SEVN).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -47,8 +48,26 @@ def narrate(
     module = getattr(spec, "narration", None)
     if module:
         told = resolve(module).narrate(before, after, actor, seat, name)
-        lines += [INDENT + line for line in told if line]
+        lines += [INDENT + addressed(line) for line in told if line]
     return lines
+
+
+#: the verbs the games' lines use, told to "you" (the terminal table names its seat so)
+_YOU = {
+    "gets": "get", "discards": "discard", "busts": "bust", "stays": "stay", "passes": "pass",
+    "banks": "bank", "draws": "draw", "picks": "pick", "holds": "hold", "knocks": "knock",
+    "looks": "look", "puts": "put", "takes": "take", "turns": "turn", "signals": "signal",
+    "deals": "deal", "is": "are", "has": "have", "plays": "play", "will": "will", "must": "must",
+}  # fmt: skip
+_YOU_VERB = re.compile(r"\byou (" + "|".join(_YOU) + r")\b")
+
+
+def addressed(line: str) -> str:
+    """A line that names the seat "you" in the second person ("you gets 5" -> "you get 5")."""
+    line = _YOU_VERB.sub(lambda m: f"you {_YOU[m.group(1)]}", line)
+    if line.startswith("you get "):  # "you get 6: busts (second 6)"
+        line = re.sub(r": (busts|stays|passes|is)\b", lambda m: f": {_YOU[m.group(1)]}", line)
+    return line
 
 
 # ---- helpers the games share ----------------------------------------------------------------

@@ -23,11 +23,9 @@ def narrate(
             drawn = [line for line in lines if line.startswith("drawn: ")]
             lines = [line for line in lines if line not in drawn]
             lines.remove(f"{name(s)} discards EXTRA_LIFE")
-            twice = drawn[0].split(": ", 1)[1].split(" (")[0] if drawn else "a duplicate"
+            twice = drawn[0].split(": ", 1)[1].split(" (")[0] if drawn else "a card"
             lines.insert(
-                0,
-                f"{name(s)} draws {twice}, a duplicate: its EXTRA_LIFE saves it "
-                "(both discarded, F10)",
+                0, f"EXTRA_LIFE saves {name(s)} from a duplicate {twice} (both discarded, F10)"
             )
     held = after.get("holding")
     if held and (new_round or held != before.get("holding")) and after["decider"] >= 0:

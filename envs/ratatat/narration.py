@@ -10,7 +10,10 @@ from typing import Any
 
 
 def slot_name(name: Callable[[int], str], seat: int, owner: int, slot: int) -> str:
-    return f"your slot {slot}" if owner == seat else f"{name(owner)}'s slot {slot}"
+    """``owner``'s slot as the table names it: "your slot 2" where it names the seat "you"."""
+    del seat
+    who = name(owner)
+    return f"your slot {slot}" if who == "you" else f"{who}'s slot {slot}"
 
 
 def slot_lines(

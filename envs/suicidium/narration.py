@@ -10,17 +10,22 @@ from collections.abc import Callable
 from typing import Any
 
 from cardarena.envs.core.narration import gained, listed, plural, signed
+from cardarena.envs.suicidium.rules import CATALOGUE, ID_TO_CARD
 
 
 def card_name(code: str) -> str:
-    """A card id as words: ``REGALO_DI_COMPLEANNO`` -> ``Regalo di compleanno``."""
-    return code.replace("_", " ").capitalize()
+    """A card id as its name on the card (``REGALO_DI_COMPLEANNO`` -> ``Regalo di compleanno``);
+    an object (``RAZOR``) as itself."""
+    index = ID_TO_CARD.get(code)
+    return CATALOGUE[index].name if index is not None else code
 
 
 def effect_text(entry: dict[str, Any]) -> str:
-    effect = str(entry["effect"]).replace("_", " ")
-    amount = int(entry.get("amount", 0))
-    return f"{effect} {signed(amount)}" if amount else effect
+    """What a card on the table does, in the rules' words (``catalogue.card_text``)."""
+    index = ID_TO_CARD.get(entry["card"])
+    if index is None:
+        return str(entry["effect"]).replace("_", " ")
+    return CATALOGUE[index].text
 
 
 def aimed(entry: dict[str, Any], name: Callable[[int], str]) -> str:
@@ -42,7 +47,8 @@ def table_lines(
         if was is None or was["card"] != entry["card"]:
             where = aimed(entry, name)
             lines.append(
-                f"{name(entry['player'])} puts {card_name(entry['card'])} on the table "
+                f"{name(entry['player'])} puts {card_name(entry['card'])} [{entry['card']}] "
+                "on the table "
                 f"({entry['kind'].lower()}: {effect_text(entry)})" + (f", {where}" if where else "")
             )
         elif (was["seats"], was["target"]) != (entry["seats"], entry["target"]) and aimed(
