@@ -16,6 +16,11 @@ def slot_name(name: Callable[[int], str], seat: int, owner: int, slot: int) -> s
     return f"your slot {slot}" if who == "you" else f"{who}'s slot {slot}"
 
 
+def own(name: Callable[[int], str], owner: int, slot: int) -> str:
+    """A seat's own slot, as it is told looking at it (a PEEK: only its own, R8)."""
+    return f"your slot {slot}" if name(owner) == "you" else f"its slot {slot}"
+
+
 def slot_lines(
     before: dict[str, Any],
     after: dict[str, Any],
@@ -31,8 +36,8 @@ def slot_lines(
             flipped = after["changed"][owner][slot] and not before["changed"][owner][slot]
             looked = after["owner_knows"][owner][slot] and not before["owner_knows"][owner][slot]
             if new[slot] != old[slot] and new[slot] is not None:
-                if looked and not placed and not flipped:
-                    lines.append(f"{name(owner)} looks at {where}: {new[slot]}")
+                if looked and not placed and not flipped:  # a PEEK: nothing put in the slot
+                    lines.append(f"{name(owner)} looks at {own(name, owner, slot)}: {new[slot]}")
                 elif old[slot] is not None:
                     lines.append(f"{where}: {old[slot]} replaced by {new[slot]}")
                 else:
@@ -40,7 +45,7 @@ def slot_lines(
             elif flipped:
                 lines.append(f"{where} was replaced (a card you cannot see)")
             elif looked:
-                lines.append(f"{name(owner)} looks at {where}")
+                lines.append(f"{name(owner)} looks at {own(name, owner, slot)}")
     return lines
 
 
@@ -58,7 +63,17 @@ def narrate(
             lines.append(f"{name(actor)} draws a card you cannot see")
     placed = len(after["discard_pile"]) > len(before["discard_pile"])
     if not new_round:
-        lines += slot_lines(before, after, seat, name, placed)
+        # a card put in a slot (the one held, or a swap), or only looked at (a PEEK)
+        swapped = (
+            sum(
+                a != b
+                for old, new in zip(before["changed"], after["changed"], strict=True)
+                for a, b in zip(old, new, strict=True)
+            )
+            >= 2
+        )
+        putting = before["held"] is not None and after["held"] is None
+        lines += slot_lines(before, after, seat, name, putting or swapped)
         if placed and after["top_discard"] is not None:
             lines.append(f"discarded: {after['top_discard']}")
     if after["knocker"] is not None and before["knocker"] is None:
