@@ -153,3 +153,39 @@ def test_record_video(tmp_path):
         done = terminated or truncated
     env.close()
     assert list(tmp_path.glob("*.mp4"))
+
+
+def test_every_suicidium_card_shows_its_full_name_and_effect():
+    """No card name is cut (the old font cut "REGALO DI COMPLE"): each fits in three lines at
+    the card type size, and every card carries a note of its effect."""
+    from cardarena.envs.core.pictures import NAME_PX, card_text
+    from cardarena.envs.suicidium.pictures import card
+    from cardarena.envs.suicidium.rules import CATALOGUE
+
+    for c in CATALOGUE:
+        drawn = card(c.id)
+        px, lines = card_text(drawn.label, drawn.note)
+        assert px == NAME_PX and " ".join(lines) == c.name.replace("_", " "), c.name
+        assert drawn.note and "\u2026" not in drawn.note
+
+
+def test_the_end_of_a_long_name_is_drawn():
+    """Two names that differ only in their last letters give different pictures."""
+    from cardarena.envs.core.pictures import Card, Seat, Table, draw
+
+    def one(label):
+        return draw(Table("t", [Seat("seat 0", "", [Card(label, note="draw 1 free")])]))
+
+    assert not np.array_equal(one("Regalo di compleanno"), one("Regalo di compleanzo"))
+    assert np.array_equal(one("Regalo di compleanno"), one("Regalo di compleanno"))
+
+
+def test_a_suicidium_seat_sees_its_hand_by_name():
+    from cardarena.envs.suicidium.pictures import layout
+    from cardarena.envs.suicidium.rules import CATALOGUE, ID_TO_CARD
+
+    spec = envs.get_spec("suicidium")
+    state = spec.make_engine(num_players=3).new_game(np.random.default_rng(2))
+    hand = spec.view(state, 0)["hand"]
+    mine = [c for c in layout(state, 0).seats[0].cards if c.face_up]
+    assert [c.label for c in mine][-len(hand) :] == [CATALOGUE[ID_TO_CARD[h]].name for h in hand]

@@ -22,6 +22,7 @@ from typing import IO, Any
 
 from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.envs.core.engine import CardArenaError, GameEngine
+from cardarena.envs.core.narration import narrate
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import Replay, ReplayFormatError, Verdict, _seat_label, verify
 from cardarena.envs.core.replay.reader import printable
@@ -60,6 +61,28 @@ def note_text(note: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def told(
+    replay: Replay, spec: Any, previous: Any, state: Any, step: int, seat: int | None
+) -> list[str]:
+    """What action ``step`` did (``previous`` -> ``state``), told from ``seat``'s views
+    (``envs.core.narration``), or, in the full view, from the views of the seat that acted."""
+    line = replay.actions[step - 1]
+    actor = int(line["seat"])
+    teller = actor if seat is None else seat
+    lines = narrate(
+        spec,
+        spec.view(previous, teller),
+        spec.view(state, teller),
+        actor,
+        str(line["action"]),
+        teller,
+        lambda s: "you" if s == seat else _seat_label(replay, s),
+    )[1:]
+    if seat is None and lines:
+        lines.insert(0, f"  (as {_seat_label(replay, actor)} saw it)")
+    return lines
+
+
 def frame(
     replay: Replay,
     engine: GameEngine,
@@ -67,9 +90,11 @@ def frame(
     step: int,
     seat: int | None,
     transcript: bool = False,
+    previous: Any = None,
 ) -> str:
     """One screen of the replay: the action that led here (with ``transcript``, the note its
-    agent left on it) and the state from ``seat``'s view."""
+    agent left on it), what it did (told from ``seat``'s views when ``previous``, the state
+    before it, is given) and the state from ``seat``'s view."""
     spec = get_spec(replay.game)
     total = len(replay.actions)
     if step == 0:
@@ -77,6 +102,8 @@ def frame(
     else:
         line = replay.actions[step - 1]
         head = f"== {step}/{total}  {_seat_label(replay, int(line['seat']))}: {line['action']}"
+        if previous is not None:
+            head = "\n".join([head, *told(replay, spec, previous, state, step, seat)])
         if transcript and isinstance(line.get("note"), dict):
             head += "\n" + note_text(line["note"])
     body = full_view(engine, spec, state) if seat is None else spec.render(state, seat)
@@ -114,8 +141,10 @@ def view(
     print(f"players: {replay.players}  ({who})", file=out)
     if not interactive:
         try:
+            previous = None
             for step, state in replay.states(engine):
-                print(frame(replay, engine, state, step, seat, transcript), file=out)
+                print(frame(replay, engine, state, step, seat, transcript, previous), file=out)
+                previous = engine.clone(state)
         except CardArenaError as err:
             print(f"the engine refuses the next action: {err}", file=out)
             return 1
@@ -125,7 +154,8 @@ def view(
     step = 0
     while True:
         state = engine.from_dict(snapshots[step])
-        print(frame(replay, engine, state, step, seat, transcript), file=out)
+        previous = engine.from_dict(snapshots[step - 1]) if step else None
+        print(frame(replay, engine, state, step, seat, transcript, previous), file=out)
         if step == len(replay.actions):
             print(_result_text(replay), file=out)
         print("[Enter] next  [b] back  [N] go to action N  [q] quit > ", end="", file=out)

@@ -139,13 +139,16 @@ class SelfPlayCallback(BaseCallback):
             payload["run_seconds"] = self.budget.elapsed()
         atomic_write(self.run_dir / "trainer_state.json", json.dumps(payload))
 
-    def evaluate(self, t: int) -> None:
+    def measure(self, t: int, policy: Any = None) -> dict[str, Any]:
+        """The greedy evaluation of ``policy`` (the model's) at step ``t`` against every
+        evaluation opponent, the headline figures (against the best baseline) at the top level.
+        Also called before PPO, at step 0, for the warm start's point (``trainer``)."""
         from cardarena.agents.policy import NumpyActor
 
-        actor = NumpyActor.from_policy(self.model.policy)
+        actor = NumpyActor.from_policy(self.model.policy if policy is None else policy)
         entry: dict[str, Any] = {"timesteps": t, "seconds": time.perf_counter() - self.start}
         for name in self.eval_against:
-            res = evaluate_actor(
+            entry[name] = evaluate_actor(
                 self.cfg.game,
                 self.cfg.env,
                 actor,
@@ -153,11 +156,15 @@ class SelfPlayCallback(BaseCallback):
                 self.cfg.eval.deals,
                 first_seed=10_000_000 + t,
             )
-            entry[name] = res
-            tag = "team" if self.cooperative else f"vs_{name}"
-            self.logger.record(f"eval/win_rate_{tag}", res["win_rate"])
-            self.logger.record(f"eval/mean_score_{tag}", res["mean_score"])
         entry.update(entry[self.against])  # the headline figures: against the best baseline
+        return entry
+
+    def evaluate(self, t: int) -> None:
+        entry = self.measure(t)
+        for name in self.eval_against:
+            tag = "team" if self.cooperative else f"vs_{name}"
+            self.logger.record(f"eval/win_rate_{tag}", entry[name]["win_rate"])
+            self.logger.record(f"eval/mean_score_{tag}", entry[name]["mean_score"])
         self.history.append(entry)
         print(
             f"\n[eval @ {t}] win rate vs {self.against}: {entry['win_rate']:.3f} "

@@ -7,37 +7,88 @@ from pathlib import Path
 from typing import Any
 
 
+def curve_options(env: dict[str, Any]) -> str:
+    """The table of a run in a few words: ``4 players``, ``3 players, target_score=30``."""
+    opts = dict(env)
+    n = opts.pop("num_players", None)
+    words = [f"{n} players"] if n else []
+    words += [f"{k}={v}" for k, v in sorted(opts.items())]
+    return ", ".join(words)
+
+
 def plot_learning_curve(
     history: Sequence[dict[str, Any]],
     path: Path,
     baselines: Sequence[str],
     par: float | None,
     team: bool = False,
+    warm: dict[str, Any] | None = None,
+    title: str = "",
 ) -> None:
-    """Greedy evaluation win rate over training against each baseline, 95% bands, par line."""
-    if not history:
+    """Greedy evaluation win rate over training against each baseline, 95% bands, par line;
+    ``warm`` (the evaluation right after the warm start, ``warm_start.json``'s ``evaluation``)
+    is the step-0 point, drawn as a diamond and joined to the curve; ``title`` names the run."""
+    if not history and warm is None:
         return
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    t = [h["timesteps"] for h in history]
+    points = ([warm] if warm is not None else []) + list(history)
+    t = [h["timesteps"] for h in points]
     fig, ax = plt.subplots(figsize=(7, 4))
     for name in baselines:
-        rows = [h[name] for h in history]
+        rows = [h[name] for h in points if name in h]
+        steps = [h["timesteps"] for h in points if name in h]
         label = "team win rate (learner in every seat)" if team else f"vs {name}"
-        ax.plot(t, [r["win_rate"] for r in rows], marker="o", label=label)
-        ax.fill_between(t, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.15)
+        (line,) = ax.plot(steps, [r["win_rate"] for r in rows], marker="o", label=label)
+        ax.fill_between(
+            steps, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.15
+        )
+        if warm is not None and name in warm:
+            ax.plot([0], [warm[name]["win_rate"]], marker="D", ms=9, ls="", color=line.get_color())
+    if warm is not None:
+        ax.plot([], [], marker="D", ls="", color="black", label="step 0: after the warm start")
     if par is not None:
         ax.axhline(par, color="grey", ls="--", label=f"par ({par:.3g})")
-    ax.set_xlabel("learner timesteps")
-    ax.set_ylabel("greedy win rate")
-    ax.legend()
+    if t:
+        ax.set_xlim(left=min(0, min(t)) - 0.02 * max(1, max(t)))
+    ax.set_xlabel("learner timesteps (PPO)")
+    who = "the learner's team" if team else "the learner"
+    ax.set_ylabel(f"greedy win rate of {who}")
+    measured = "y: greedy win rate in evaluation games, 95% band"
+    ax.set_title(f"{title}\n{measured}" if title else measured, fontsize=10)
+    ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def log_warm_start(
+    tb_dir: Path, info: dict[str, Any], baselines: Sequence[str], team: bool = False
+) -> None:
+    """The warm start in TensorBoard (``tb_dir/warm_start``): its loss, policy and value terms
+    and greedy agreement with the teacher per cloning epoch (``warm_start/*``, step = epoch),
+    and the evaluation right after it at step 0 under the tags PPO's evaluations use
+    (``eval/win_rate_vs_<baseline>``, ``eval/mean_score_...``), so the curve starts there."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    writer = SummaryWriter(str(Path(tb_dir) / "warm_start"))
+    try:
+        for epoch, row in enumerate(info.get("epochs", []), start=1):
+            for key, value in row.items():
+                writer.add_scalar(f"warm_start/{key}", value, epoch)
+        writer.add_scalar("warm_start/final_agreement", info["agreement"], 0)
+        evaluation = info.get("evaluation") or {}
+        for name in baselines:
+            if name in evaluation:
+                tag = "team" if team else f"vs_{name}"
+                writer.add_scalar(f"eval/win_rate_{tag}", evaluation[name]["win_rate"], 0)
+                writer.add_scalar(f"eval/mean_score_{tag}", evaluation[name]["mean_score"], 0)
+    finally:
+        writer.close()
 
 
 def _run_results(run: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:

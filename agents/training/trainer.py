@@ -215,7 +215,7 @@ def _train(
     from cardarena.agents.training.budget import StopFirst, TimeBudget, TimeLimit
     from cardarena.agents.training.callbacks import SelfPlayCallback, ThreadSwitch
     from cardarena.agents.training.learner_eval import evaluate_actor
-    from cardarena.agents.training.plots import plot_learning_curve
+    from cardarena.agents.training.plots import curve_options, log_warm_start, plot_learning_curve
     from cardarena.agents.training.split_vec_env import vec_env_class
     from cardarena.agents.training.warm_start import warm_start
     from cardarena.envs.core.registry import get_spec
@@ -242,12 +242,22 @@ def _train(
     model = build_model(cfg, vec, tensorboard_log=str(run_dir / "tb"))
     if ckpt_path is not None:
         load_model_state(model, ckpt_path)
+    warm_info = None
     if not resume and cfg.warm_start.imitate:
-        info = warm_start(model, cfg, progress_bar, update_threads, budget)
-        atomic_write(run_dir / "warm_start.json", json.dumps(info))
+        warm_info = warm_start(model, cfg, progress_bar, update_threads, budget)
+        atomic_write(run_dir / "warm_start.json", json.dumps(warm_info))
 
     start = time.perf_counter() - float(state.get("train_seconds", 0.0))
     selfplay = SelfPlayCallback(cfg, run_dir, state, num_players, spec.cooperative, start, budget)
+    if warm_info is not None:  # the strength right after imitation: the curve's step-0 point
+        warm_info["evaluation"] = selfplay.measure(0, model.policy)
+        atomic_write(run_dir / "warm_start.json", json.dumps(warm_info))
+        log_warm_start(run_dir / "tb", warm_info, selfplay.eval_against, spec.cooperative)
+        print(
+            f"[eval @ 0, after the warm start] win rate vs {selfplay.against}: "
+            f"{warm_info['evaluation']['win_rate']:.3f}",
+            flush=True,
+        )
     if cfg.total_timesteps > done and not budget.allows():  # the warm start used it all
         budget.cut("ppo", done, cfg.total_timesteps, "timesteps")
     elif cfg.total_timesteps > done:
@@ -293,11 +303,16 @@ def _train(
     atomic_write(run_dir / "eval_history.json", json.dumps(selfplay.history, indent=1))
     atomic_write(run_dir / "summary.json", json.dumps(summary, indent=1))
     par = None if spec.cooperative else 1 / num_players
+    warm_file = run_dir / "warm_start.json"  # a resumed run's comes from its first part
+    warm_point = json.loads(warm_file.read_text()).get("evaluation") if warm_file.exists() else None
     plot_learning_curve(
         selfplay.history,
         run_dir / "learning_curve.png",
         selfplay.eval_against,
         par,
         team=spec.cooperative,
+        warm=warm_point,
+        title=f"{cfg.game}, {curve_options(cfg.env)}: run {run_dir.name} "
+        f"({cfg.eval.deals} deals per point)",
     )
     return run_dir

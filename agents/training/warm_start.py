@@ -136,8 +136,14 @@ def imitation_warm_start(
         from tqdm import tqdm
 
         epoch_iter = tqdm(epoch_iter, desc=f"cloning {n} decisions", unit="epoch")
+    # per epoch: the mean loss of its batches and the greedy agreement on a fixed sample
+    # (TensorBoard's warm_start/ scalars, warm_start.json's "epochs")
+    sample = np.random.default_rng(seed + 2).permutation(n)[:1024]
+    per_epoch: list[dict[str, float]] = []
     for _ in budget.steps(epoch_iter, "warm start: cloning", epochs, "epochs"):
         order = order_rng.permutation(n)
+        sums = np.zeros(3)
+        batches = 0
         for start in range(0, n, 512):
             idx = order[start : start + 512]
             values, log_prob, _ = policy.evaluate_actions(
@@ -148,11 +154,23 @@ def imitation_warm_start(
             else:  # decisions the rollouts changed may count more: they are few
                 w = weights_t[idx]
                 nll = -(log_prob * w).sum() / w.sum()
-            loss = nll + 0.5 * torch.nn.functional.mse_loss(values.flatten(), target_t[idx])
+            value_mse = torch.nn.functional.mse_loss(values.flatten(), target_t[idx])
+            loss = nll + 0.5 * value_mse
             optimizer.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             optimizer.step()
+            sums += [float(loss.detach()), float(nll.detach()), float(value_mse.detach())]
+            batches += 1
+        with torch.no_grad():
+            probs = policy.get_distribution(
+                obs_t[sample], action_masks=mask_np[sample]
+            ).distribution.probs
+            sampled = float((probs.argmax(dim=1) == act_t[sample]).float().mean())
+        loss_mean, nll_mean, mse_mean = (sums / max(batches, 1)).tolist()
+        per_epoch.append(
+            {"loss": loss_mean, "nll": nll_mean, "value_mse": mse_mean, "agreement": sampled}
+        )
         for group in optimizer.param_groups:  # per-epoch decay: settle on the labels
             group["lr"] *= lr_decay
     policy.set_training_mode(False)
@@ -161,7 +179,14 @@ def imitation_warm_start(
         agree = float((dist.distribution.probs.argmax(dim=1) == act_t).float().mean())
     torch.set_num_threads(threads_before)
     played = min(games, len(finals))  # fewer than asked if the time limit stopped the games
-    return {"teacher": teacher, "decisions": n, "games": played, "agreement": agree, **extra}
+    return {
+        "teacher": teacher,
+        "decisions": n,
+        "games": played,
+        "agreement": agree,
+        "epochs": per_epoch,
+        **extra,
+    }
 
 
 class _Rows:

@@ -116,6 +116,9 @@ class GameSpec:
     obs_high: float = 2.0
     #: ``"module:function"`` laying out the ``rgb_array`` picture (``envs/core/pictures.py``)
     picture: str | Callable[..., Any] | None = None
+    #: the module whose ``narrate(before, after, actor, seat, name)`` tells a seat, from its two
+    #: views, what an action did beyond its text (``envs/core/narration.py``); None: the text only
+    narration: str | Any | None = None
     #: the module of ``encode_privileged(state, seat)`` and ``privileged_size(engine)``: the
     #: hidden state a training run's privileged critic may read (``envs/<game>/privileged.py``)
     privileged: str | Any | None = None
@@ -306,6 +309,7 @@ _PLAIN: dict[str, type | tuple[type, ...]] = {
     "obs_low": (int, float),
     "obs_high": (int, float),
     "picture": str,
+    "narration": str,
     "privileged": str,
     "baselines": list,
     "baselines_module": str,

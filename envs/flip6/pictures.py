@@ -10,8 +10,19 @@ from cardarena.envs.flip6.encoding import view
 _TONES = {"EXTRA_LIFE": "good", "FREEZE": "bad", "FLIP3": "special", "DOUBLE": "special"}
 
 
+#: what an action card does, in a few words at its foot (F10-F13)
+NOTES = {
+    "EXTRA_LIFE": "saves a bust",
+    "FREEZE": "banks, out",
+    "FLIP3": "draw 3",
+    "DOUBLE": "x2 round",
+}
+
+
 def card(code: str) -> Card:
-    return Card("0" if code == "ZERO" else code, tone=_TONES.get(code, "plain"))
+    return Card(
+        "0" if code == "ZERO" else code, tone=_TONES.get(code, "plain"), note=NOTES.get(code, "")
+    )
 
 
 def layout(state: Any, seat: Any) -> Table:

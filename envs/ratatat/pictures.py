@@ -15,10 +15,14 @@ from cardarena.envs.ratatat.rules import CARD_CODES, SLOTS_PER_SEAT
 _SPECIAL = {"SWAP", "PEEK", "DRAW_TWO"}
 
 
+#: what a power card does, in a few words at its foot
+NOTES = {"SWAP": "swap 2 slots", "PEEK": "see own slot", "DRAW_TWO": "draw again"}
+
+
 def card(code: str | None) -> Card:
     if code is None:
         return BACK
-    return Card(code, tone="special" if code in _SPECIAL else "plain")
+    return Card(code, tone="special" if code in _SPECIAL else "plain", note=NOTES.get(code, ""))
 
 
 def layout(state: Any, seat: Any) -> Table:

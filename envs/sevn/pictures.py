@@ -7,13 +7,25 @@ from typing import Any
 from cardarena.envs.core.pictures import BACK, Card, Table, seat_row
 from cardarena.envs.sevn.encoding import view
 
+#: what an action or bonus card does, in a few words at its foot (S14-S24)
+NOTES = {
+    "FREEZE": "banks, out",
+    "SECOND_CHANCE": "saves a bust",
+    "FLIP_THREE": "draw 3",
+    "FORK": "pick 1 of 2",
+    "STORM": "all draw 1",
+    "FEATHERWEIGHT": "15: 4+ all ≤6",
+    "HEAVYWEIGHT": "12: 3+ of 10+",
+    "STRAIGHT": "4 per run card",
+}
+
 
 def card(code: str) -> Card:
     if code.lstrip("-").isdigit():
         return Card(code, tone="bad" if code.startswith("-") else "plain")
     if code.startswith(("+", "x")):
         return Card(code, tone="good")
-    return Card(code, tone="special")  # action cards
+    return Card(code, tone="special", note=NOTES.get(code, ""))  # action and bonus cards
 
 
 def layout(state: Any, seat: Any) -> Table:
