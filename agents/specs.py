@@ -98,6 +98,10 @@ def build_agent(
         return search(game, spec, seed)
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)
+    if spec.startswith(("exec:", "exec+obs:")):  # a program: agents/outside/process.py
+        from cardarena.agents.outside.process import exec_agent
+
+        return exec_agent(game, spec, seed)
     if spec.startswith("sb3:"):
         return _network(game, spec[4:], None, seed, sb3=True)
     if spec.endswith(".zip"):
@@ -122,6 +126,6 @@ def build_agent(
         return built
     raise ConfigError(
         f"unknown agent {spec!r} for {game}; use one of {scripted_names(game)}, 'zoo:NAME', "
-        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]' or "
-        f"'module:factory'"
+        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
+        f"'exec:COMMAND' or 'module:factory'"
     )

@@ -40,9 +40,12 @@ from cardarena.agents.evaluation.schedule import check_enough_agents, check_perm
 from cardarena.agents.evaluation.tournament import (
     BATCH_GAMES,
     BOOTSTRAP,
+    ON_AGENT_FAULT,
+    check_conduct,
     make_engine,
     run_tournament,
 )
+from cardarena.agents.outside.process import DECISION_TIME, GAME_TIME
 from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.envs.core import options as core_options
 from cardarena.envs.core.engine import CardArenaError, ConfigError
@@ -159,6 +162,27 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", type=int, default=None, help="deal seed of the --human game (random if omitted)"
     )
     parser.add_argument(
+        "--on-agent-fault",
+        choices=ON_AGENT_FAULT,
+        default="stop",
+        help="what an outside agent's fault (timeout, crash, garbage, illegal answer) does: stop "
+        "the run, keeping the games played (default), or forfeit that game (a loss) and go on",
+    )
+    parser.add_argument(
+        "--decision-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds an outside agent (exec:...) has for one answer (default {DECISION_TIME:g})",
+    )
+    parser.add_argument(
+        "--game-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds an outside agent has for all its answers of one game (default {GAME_TIME:g})",
+    )
+    parser.add_argument(
         "--describe",
         metavar="zoo:NAME",
         help="print a pretrained agent's model card (training, strength, file) and exit",
@@ -171,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         options = parse_options(args.option, args.num_players)
         _check_counts(args)
+        check_conduct(args.on_agent_fault, args.decision_time, args.game_time)
         if args.human is None and args.agents:
             num_players = make_engine(args.game, options).num_players
             if args.permutations:
@@ -219,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
             bootstrap=args.bootstrap,
             record_dir=args.record,
             rank_by=args.rank_by,
+            on_agent_fault=args.on_agent_fault,
+            decision_time=args.decision_time,
+            game_time=args.game_time,
             command=["evaluate.py", *(sys.argv[1:] if argv is None else argv)],
         )
     except CardArenaError as err:
