@@ -127,8 +127,15 @@ if sys.platform.startswith("linux"):
         _LIBC = None
 
 
-def _kill(proc: subprocess.Popen) -> None:
-    """End the process (its whole group) and reap it; its pipes closed."""
+def _kill(proc: subprocess.Popen, grace: float = 0.2) -> None:
+    """End the process: its input closed (a bot that reads to the end exits by itself within
+    ``grace`` seconds), then its whole group killed; reaped, its pipes closed."""
+    with contextlib.suppress(OSError):
+        if proc.stdin is not None:
+            proc.stdin.close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        if grace > 0 and proc.poll() is None:
+            proc.wait(timeout=grace)
     if proc.poll() is None:
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)
@@ -382,13 +389,13 @@ class ExecAgent(Agent):
                     "wrote output nobody asked for (one line per decide message, nothing else): "
                     f"{_short(bytes(bot.buf[:SHOWN]).decode('utf-8', errors='replace'))!r}"
                 )
-            message: dict[str, Any] = {
+            message: dict[str, Any] = {  # the order is kept: legal first (for line tools)
                 "type": "decide",
-                "text": self._text,
-                "view": view,
                 "legal": [{"id": a, "text": engine.describe_action(a)} for a in legal],
                 "time_left": round(limit, 3),
                 "game_time_left": round(budget, 3),
+                "text": self._text,
+                "view": view,
             }
             if self.uses_observation and observation is not None:
                 message["observation"] = np.asarray(observation).tolist()
