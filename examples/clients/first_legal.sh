@@ -3,7 +3,7 @@
 # first legal action, which protocol version 1 lists first in each decide message
 # ({"type":"decide","legal":[{"id":N,...). The protocol is docs/protocol.md.
 #
-#   python evaluate.py --game flip6 --agents 'exec:sh examples/clients/first_legal.sh' ev --deals 2
+#   python evaluate.py --game flip6 --agents 'exec:sh examples/clients/first_legal.sh' ev threshold random
 while IFS= read -r line; do
     case $line in
     '{"type":"decide"'*)

@@ -1,6 +1,6 @@
 """A cardarena player in a few lines: read JSON lines, answer each decision with a legal id.
 
-    python evaluate.py --game flip6 --agents 'exec:python examples/clients/random_bot.py' ev --deals 2
+    python evaluate.py --game flip6 --agents 'exec:python3 examples/clients/random_bot.py' ev threshold random
 
 The protocol is docs/protocol.md; this uses only the standard library.
 """
