@@ -4,7 +4,10 @@
 
 Agents are scripted names (``random``, ``threshold``, ``ev``), ``zoo:NAME`` pretrained agents,
 checkpoint paths (``runs/flip6/final.zip``) or ``module:factory`` entry points (``factory(game=...,
-seed=...)`` returns an agent; the module is looked up from the current directory too). Every deck
+seed=...)`` returns an agent; the module is looked up from the current directory too) or
+``exec:COMMAND``, a program of any language playing through JSON lines on its stdin and stdout
+(docs/protocol.md: ``--decision-time`` and ``--game-time`` hold it to time, ``--on-agent-fault``
+says whether its faults stop the run or forfeit the game). Every deck
 seed is played under every seat rotation (``--permutations``: every seating, up to 4 seats).
 
 Output: the leaderboard (Bradley-Terry rating fitted over all games at once, Elo scale, random

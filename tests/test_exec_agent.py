@@ -24,7 +24,7 @@ from cardarena.agents.evaluation.tournament import play_game, run_tournament
 from cardarena.agents.outside.process import MAX_LINE, PROTOCOL_VERSION, Bot
 from cardarena.envs.core import seeding
 from cardarena.envs.core.errors import AgentFault, ConfigError
-from cardarena.envs.core.registry import get_spec
+from cardarena.envs.core.registry import get_spec, names
 from cardarena.envs.core.replay import verify
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -169,6 +169,13 @@ def test_one_process_per_seat_and_none_left(tmp_path):
 
 
 # ---- faults -------------------------------------------------------------------------------
+def _bad_deal(tmp_path, monkeypatch, deal: int) -> None:
+    """The bots misbehave in the games of deck seed ``deal`` only."""
+    seeds = tmp_path / "bad_seeds"
+    seeds.write_text("".join(f"{seeding.agent_seed(deal, s)}\n" for s in range(3)))
+    monkeypatch.setenv("BOTS_BAD_SEEDS", str(seeds))
+
+
 FAULTS = [
     ("crash", (), "exited with code 3; its last stderr lines: crash bot: something broke"),
     ("hang", (), "gave no answer within its 0.4 s per decision"),
@@ -184,29 +191,37 @@ FAULTS = [
 
 
 @pytest.mark.parametrize(("name", "args", "what"), FAULTS, ids=[f"{n}-{a}" for n, a, _ in FAULTS])
-def test_a_fault_stops_the_run_with_a_verdict(name, args, what):
+def test_a_fault_stops_the_run_with_a_verdict(name, args, what, tmp_path, monkeypatch):
+    """The bot plays deal 0 well (its process started, then reused), and fails in deal 1."""
+    _bad_deal(tmp_path, monkeypatch, 1)
     spec = bot(name, *args)
+    limit = 0.4 if name in ("hang", "slow") else 5.0  # only the late bots wait on the limit
     start = time.monotonic()
     with pytest.raises(TournamentError) as caught:
-        tournament([spec, "ev", "random"], decision_time=0.4)
+        tournament([spec, "ev", "random"], 2, decision_time=limit)
     message = str(caught.value)
-    assert f"agent {spec!r} playing flip6 at seat 0 (deck seed 0): " in message
+    assert f"agent {spec!r} playing flip6 at seat 0 (deck seed 1): " in message
     assert what in message
-    assert time.monotonic() - start < 5
+    assert time.monotonic() - start < 8
     gc.collect()
     assert bots_running(str(BOTS / f"{name}.py")) == []
+
+
+def test_a_new_process_has_time_to_start(tmp_path):
+    """A slow start (here 0.6 s before it reads anything) is not a late first answer, and the
+    game's budget does not count it."""
+    script = tmp_path / "sleepy.py"
+    script.write_text(
+        "import time\ntime.sleep(0.6)\n" + (ROOT / "examples/clients/random_bot.py").read_text()
+    )
+    spec = f"exec:{PY} {shlex.quote(str(script))}"
+    result = tournament([spec, "ev", "random"], decision_time=0.3, game_time=0.5)
+    assert len(result.records) == 3
 
 
 def test_a_slow_bot_runs_out_of_its_game_time():
     with pytest.raises(TournamentError, match=r"used up its 0.3 s for the game"):
         tournament([bot("slow", "0.08"), "ev", "random"], decision_time=1.0, game_time=0.3)
-
-
-def _bad_deal(tmp_path, monkeypatch, deal: int) -> None:
-    """The bots misbehave in the games of deck seed ``deal`` only."""
-    seeds = tmp_path / "bad_seeds"
-    seeds.write_text("".join(f"{seeding.agent_seed(deal, s)}\n" for s in range(3)))
-    monkeypatch.setenv("BOTS_BAD_SEEDS", str(seeds))
 
 
 def test_forfeit_records_the_game_as_a_loss_of_the_faulty_seat(tmp_path, monkeypatch):
@@ -324,3 +339,30 @@ def test_act_outside_the_game_loop_is_refused():
     with pytest.raises(Exception, match="plays through the game loop"):
         agent.act(None, np.ones(3, dtype=np.int8), {})
     assert isinstance(Bot, type)
+
+
+@pytest.mark.parametrize("game", names())
+def test_every_game_is_played_by_a_bot_and_the_hello_has_the_tables_options(
+    game, tmp_path, monkeypatch
+):
+    """Every game's view goes out as JSON and its action texts come back; the hello has the
+    options the tournament's tables are made with."""
+    log = tmp_path / "log.jsonl"
+    (tmp_path / "none").write_text("")
+    monkeypatch.setenv("BOTS_LOG", str(log))
+    monkeypatch.setenv("BOTS_BAD_SEEDS", str(tmp_path / "none"))
+    options = {"mode": "depression"} if game == "suicidium" else {}
+    num_players = get_spec(game).make_engine(**options).num_players
+    agents = [bot("crash")] + ["random"] * (num_players - 1)
+    result = run_tournament(
+        game, agents, 1, options, progress=False, bootstrap=10, permutations=False
+    )
+    assert len(result.records) >= 1 and all(r.forfeit is None for r in result.records)
+    gc.collect()  # the agents are dropped: bye, and the bot has logged everything
+    deadline = time.monotonic() + 5
+    while bots_running(str(BOTS / "crash.py")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    hellos = [json.loads(x) for x in log.read_text().splitlines() if '"hello"' in x[:20]]
+    assert hellos and all(h["game"] == game for h in hellos)
+    if game == "suicidium":
+        assert all(h["options"]["mode"] == "depression" for h in hellos)

@@ -77,6 +77,7 @@ def build_agents(
             agent.set_limits(conduct.get("decision_time"), conduct.get("game_time"))
             if base_dir and getattr(agent, "cwd", "") is None:
                 agent.cwd = base_dir
+            agent.table_options = conduct.get("options")
         built[spec] = agent
     return built
 

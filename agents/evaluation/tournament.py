@@ -253,7 +253,7 @@ def run_tournament(
         raise ConfigError("no agents given; name at least one (e.g. random)")
     check_enough_agents(game, list(agents), num_players)  # the evaluate command's rule too
     _check_cluster(backend, address)
-    conduct = check_conduct(on_agent_fault, decision_time, game_time)
+    conduct = {**check_conduct(on_agent_fault, decision_time, game_time), "options": options}
     names = list(dict.fromkeys(agents))
     built = build_agents(
         game, names, os.getcwd(), conduct

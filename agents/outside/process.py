@@ -49,6 +49,9 @@ PROTOCOL_VERSION = 1
 #: default seconds for one answer, and for all of one game's answers of one seat
 DECISION_TIME = 10.0
 GAME_TIME = 300.0
+#: seconds a new process has to start, on top of its first answer's time (Python with its
+#: imports, a JVM, a model loading: not thinking time, so no game's budget counts it)
+START_TIME = 5.0
 #: the longest answer line read (bytes, newline excluded)
 MAX_LINE = 1 << 16
 #: bytes of stderr kept for the verdicts, and the lines of it shown
@@ -58,6 +61,8 @@ STDERR_LINES = 6
 SHOWN = 120
 #: the spec kinds: ``exec:`` sends no observation vector, ``exec+obs:`` sends it
 KINDS = ("exec:", "exec+obs:")
+#: the last message
+BYE = b'{"type":"bye"}\n'
 #: legal actions listed in an illegal-answer verdict
 LISTED = 12
 
@@ -91,13 +96,25 @@ def split_command(spec: str, command: str) -> list[str]:
     return argv
 
 
-def engine_options(engine: Any) -> dict[str, Any]:
-    """The engine's settings under its constructor's parameter names (as the engine holds them)."""
+def engine_options(engine: Any, given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game's options for the hello: each constructor parameter of the engine at the value
+    ``given`` (the options the table was made with: a tournament's), else as the engine holds
+    it; one the engine holds in another form than the option's (suicidium's ``mode``, kept as
+    a number) is left out unless given."""
     out: dict[str, Any] = {}
-    for name in inspect.signature(type(engine).__init__).parameters:
+    for name, param in inspect.signature(type(engine).__init__).parameters.items():
+        if name == "self" or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        default = None if param.default is param.empty else param.default
         value = getattr(engine, name, None)
-        if name != "self" and isinstance(value, bool | int | float | str | np.generic):
-            out[name] = value.item() if isinstance(value, np.generic) else value
+        if isinstance(value, np.generic):
+            value = value.item()
+        if default is not None and type(value) is not type(default):
+            continue
+        if isinstance(value, bool | int | float | str):
+            out[name] = value
+    for name, value in (given or {}).items():
+        out[name] = value.item() if isinstance(value, np.generic) else value
     return out
 
 
@@ -128,10 +145,13 @@ if sys.platform.startswith("linux"):
 
 
 def _kill(proc: subprocess.Popen, grace: float = 0.2) -> None:
-    """End the process: its input closed (a bot that reads to the end exits by itself within
-    ``grace`` seconds), then its whole group killed; reaped, its pipes closed."""
-    with contextlib.suppress(OSError):
-        if proc.stdin is not None:
+    """End the process: a ``bye`` (if its input takes it at once) and its input closed (a bot
+    that reads to the end exits by itself within ``grace`` seconds), then its whole group
+    killed; reaped, its pipes closed."""
+    with contextlib.suppress(OSError, ValueError):
+        if proc.stdin is not None and not proc.stdin.closed:
+            if proc.poll() is None:
+                os.write(proc.stdin.fileno(), BYE)  # non-blocking: a full pipe just refuses
             proc.stdin.close()
     with contextlib.suppress(subprocess.TimeoutExpired):
         if grace > 0 and proc.poll() is None:
@@ -278,7 +298,7 @@ class Bot:
         """Say goodbye, give it ``grace`` seconds to exit, then kill it."""
         if self.proc.poll() is None:
             with contextlib.suppress(_Failed, OSError):
-                self.send({"type": "bye"}, time.monotonic() + grace, "")
+                self.send(json.loads(BYE), time.monotonic() + grace, "")
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()  # type: ignore[union-attr]
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -311,6 +331,8 @@ class ExecAgent(Agent):
         self.argv = split_command(self.name, command)
         self.uses_observation = bool(observation)
         self.cwd = cwd
+        #: the options the tables are made with (the tournament sets them), for the hello
+        self.table_options: dict[str, Any] | None = None
         self.set_limits(decision_time, game_time)
         self._stable: list[Bot] = []  # idle processes, shared with this agent's copies
         self._bot: Bot | None = None
@@ -380,8 +402,12 @@ class ExecAgent(Agent):
             if limit == self.decision_time
             else f"used up its {self.game_time:g} s for the game"
         )
+        # a process about to start gets START_TIME more for its first answer, counted nowhere
+        grace = START_TIME if self._bot is None and not self._stable else 0.0
+        if grace:
+            late += f" (and {grace:g} s to start)"
         start = time.monotonic()
-        deadline = start + max(limit, 0.0)
+        deadline = start + max(limit, 0.0) + grace
         try:
             bot = self._engage(deadline, late)
             if bot.pending():
@@ -406,7 +432,7 @@ class ExecAgent(Agent):
             self._drop()
             raise AgentFault(str(err), self.name, self.game, self._seat) from None
         finally:
-            self._used += time.monotonic() - start
+            self._used += max(0.0, time.monotonic() - start - grace)
         return action
 
     def _engage(self, deadline: float, late: str) -> Bot:
@@ -420,7 +446,7 @@ class ExecAgent(Agent):
                     "type": "hello",
                     "protocol": PROTOCOL_VERSION,
                     "game": self.game,
-                    "options": engine_options(engine),
+                    "options": engine_options(engine, self.table_options),
                     "num_players": int(engine.num_players),
                     "num_actions": int(engine.num_actions),
                     "seat": self._seat,
