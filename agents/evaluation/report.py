@@ -267,6 +267,9 @@ def write_report(
         + (f"; every game is in `{results_file}`" if results_file else ""),
         "",
     ]
+    forfeits = forfeits_text(result)
+    if forfeits:  # the verdicts, as the terminal shows them
+        lines += ["## Forfeits", "", "```text", forfeits.rstrip("\n"), "```", ""]
     if result.cooperative:
         lines += ["## Teams", ""]
         rows = [
