@@ -178,7 +178,7 @@ def _bad_deal(tmp_path, monkeypatch, deal: int) -> None:
 
 FAULTS = [
     ("crash", (), "exited with code 3; its last stderr lines: crash bot: something broke"),
-    ("hang", (), "gave no answer within its 0.4 s per decision"),
+    ("hang", (), "gave no answer within its 0.4 s per decision; its last stderr lines: hang bot"),
     ("slow", ("1.0",), "gave no answer within its 0.4 s per decision"),
     ("spam", ("line",), f"wrote a line longer than {MAX_LINE} bytes (it began '777"),
     ("spam", ("lines",), "wrote output nobody asked for"),
@@ -366,3 +366,9 @@ def test_every_game_is_played_by_a_bot_and_the_hello_has_the_tables_options(
     assert hellos and all(h["game"] == game for h in hellos)
     if game == "suicidium":
         assert all(h["options"]["mode"] == "depression" for h in hellos)
+
+
+def test_one_game_names_its_deck_seed_in_the_verdict():
+    agents = [make_agent("flip6", s, seed=1) for s in (bot("crash"), "ev", "random")]
+    with pytest.raises(AgentFault, match=r"at seat 0 \(deck seed 4\): closed its output"):
+        play_game("flip6", OPTIONS, agents, deal_seed=4, agent_seed=4)

@@ -51,6 +51,7 @@ from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summaris
 from cardarena.agents.files import OutputLock, check_writable
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import ConfigError
+from cardarena.envs.core.errors import AgentFault
 from cardarena.envs.core.loop import finish, play, result
 from cardarena.envs.core.registry import get_spec
 
@@ -73,7 +74,10 @@ def play_game(
     state = engine.new_game(np.random.default_rng(deal_seed))
     for i, agent in enumerate(seat_agents):
         agent.reset(None if agent_seed is None else seeding.agent_seed(agent_seed, i))
-    decisions = play(spec, engine, state, seat_agents)
+    try:
+        decisions = play(spec, engine, state, seat_agents)
+    except AgentFault as err:
+        raise err.at(deal_seed=deal_seed) from None
     outcome = result(engine, state, cooperative=spec.cooperative)
     finish(seat_agents, outcome)  # outside agents hear the result
     return GameRecord(

@@ -251,7 +251,7 @@ class Bot:
             if self.r not in self.open:
                 raise _Failed(self.ended("closed its output"))
             if time.monotonic() >= deadline:
-                raise _Failed(why_late)
+                raise _Failed(why_late + (self.stderr_tail() if self.err else ""))
             self._wait(deadline)
 
     # ---- writing ---------------------------------------------------------------------------

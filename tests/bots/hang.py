@@ -1,7 +1,14 @@
-"""Never answers: sleeps for an hour at its first decision."""
+"""Never answers: says so on stderr, then sleeps for an hour at its first decision."""
 
+import sys
 import time
 
 from misbehave import run
 
-run(lambda message: time.sleep(3600))
+
+def bad(message):
+    print("hang bot: thinking forever", file=sys.stderr, flush=True)
+    time.sleep(3600)
+
+
+run(bad)
