@@ -372,3 +372,17 @@ def test_one_game_names_its_deck_seed_in_the_verdict():
     agents = [make_agent("flip6", s, seed=1) for s in (bot("crash"), "ev", "random")]
     with pytest.raises(AgentFault, match=r"at seat 0 \(deck seed 4\): closed its output"):
         play_game("flip6", OPTIONS, agents, deal_seed=4, agent_seed=4)
+
+
+def test_a_workers_agents_find_a_relative_command_from_the_drivers_folder(tmp_path, monkeypatch):
+    """Ray workers run elsewhere: a relative program is looked up, and run, from base_dir."""
+    from cardarena.agents.evaluation.backends import build_agents
+
+    spec = "exec:./examples/clients/first_legal.sh"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match="no program './examples/clients/first_legal.sh'"):
+        build_agents("flip6", [spec])
+    built = build_agents("flip6", [spec, "ev", "random"], str(ROOT))
+    assert os.getcwd() == str(tmp_path) and built[spec].cwd == str(ROOT)
+    agents = [built[spec], built["ev"], built["random"]]
+    assert play_game("flip6", OPTIONS, agents, deal_seed=0, agent_seed=0).decisions > 0

@@ -28,6 +28,7 @@ from typing import Any
 
 from cardarena.agents.evaluation.records import GameRecord
 from cardarena.agents.evaluation.schedule import Chunk
+from cardarena.agents.outside.process import KINDS as OUTSIDE_KINDS
 from cardarena.agents.parent_watch import watch_parent
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 
@@ -71,7 +72,10 @@ def build_agents(
         prefix, path = ("sb3:", spec[4:]) if spec.startswith("sb3:") else ("", spec)
         if base_dir and path.endswith(".zip") and not os.path.isabs(path):
             target = prefix + os.path.join(base_dir, path)
-        agent = make_agent(game, target)
+        outside = spec.startswith(OUTSIDE_KINDS)
+        here = base_dir if outside and base_dir and os.path.isdir(base_dir) else None
+        with contextlib.chdir(here) if here else contextlib.nullcontext():
+            agent = make_agent(game, target)  # an exec: command's path is the driver's
         if getattr(agent, "uses_text", False) and hasattr(agent, "set_limits"):
             conduct = conduct or {}
             agent.set_limits(conduct.get("decision_time"), conduct.get("game_time"))
