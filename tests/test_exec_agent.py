@@ -308,17 +308,19 @@ def test_a_dropped_agent_takes_its_process_with_it():
     assert gone_within(pid)
 
 
-def test_a_bot_does_not_outlive_a_killed_parent(tmp_path):
+@pytest.mark.parametrize("end", ["os.kill(os.getpid(), signal.SIGKILL)", "sys.exit(0)"])
+def test_a_bot_does_not_outlive_its_parent(end):
+    """Killed with its parent (the kernel's parent-death signal), or ended at a normal exit."""
     code = (
         "import os, signal, sys\n"
         "from cardarena.agents.outside.process import Bot\n"
         f"b = Bot([sys.executable, {str(BOTS / 'hang.py')!r}])\n"
         "print(b.proc.pid, flush=True)\n"
-        "os.kill(os.getpid(), signal.SIGKILL)\n"
+        f"{end}\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     pid = int(run.stdout.split()[0])
-    assert gone_within(pid), f"bot {pid} outlived its parent"
+    assert gone_within(pid), f"bot {pid} outlived its parent ({end})"
 
 
 def test_an_agent_fault_pickles_whole():
