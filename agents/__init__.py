@@ -16,6 +16,9 @@ solved name          an exact player (``agents/exact``): flip6 ``optimal_round``
 ``sb3:path/x.zip``   the weights of a plain stable-baselines3 MaskablePPO ``model.save`` file,
                      read without unpickling anything (its pickled fields are never decoded)
 ``module:factory``   your own: ``factory(game=..., seed=...)`` returns an :class:`Agent`
+``exec:COMMAND``     a program of any language playing through JSON lines on its stdin and
+                     stdout (``agents/outside/process.py``, docs/protocol.md);
+                     ``exec+obs:COMMAND`` also sends the observation vector
 ``llm:mod:fn[?...]`` a language model: ``fn(messages) -> reply`` (``agents/outside/llm.py``,
                      docs/llm_agents.md), e.g. ``llm:llm_fake:ask?retries=2&fallback=ev``
 ``pimc[:k=v,...]``   search: determinized rollouts (``agents/search``), e.g.

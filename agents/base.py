@@ -27,6 +27,9 @@ class Agent:
     #: with a ``envs.core.loop.Worlds`` handle (engine, spec, seat, ``sample(rng)``: worlds of the
     #: seat's information set, built from a scrubbed state, so no true hidden card is in it)
     uses_worlds: bool = False
+    #: outside agents set this (``agents/outside``): the game loop then calls :meth:`set_text`
+    #: before each ``act`` with the seat's text render, the engine and the seat
+    uses_text: bool = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -42,6 +45,13 @@ class Agent:
 
     def set_worlds(self, worlds: Any) -> None:
         """Called before ``act`` for agents with ``uses_worlds`` (see ``agents/search``)."""
+
+    def set_text(self, text: str, engine: Any, seat: int) -> None:
+        """Called before ``act`` for agents with ``uses_text`` (see ``agents/outside``)."""
+
+    def end_game(self, result: dict[str, Any]) -> None:
+        """Called when a game this agent sat in ends (``envs.core.loop.finish``): ``scores``,
+        ``winners``, ``returns``, ``seat`` (its own), ``forfeit`` (a seat or None), ``fault``."""
 
     def act_forced(self, action: int) -> bool:
         """Offered first when ``action`` is the only legal one. An agent that needs nothing to

@@ -108,6 +108,13 @@ def build_agent(
         return build_llm_agent(game, spec, seed, lambda g, s, r: build_agent(g, s, r, search))
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)
+    if spec.startswith(("exec:", "exec+obs:")):  # a program: agents/outside/process.py
+        from cardarena.agents.outside.process import exec_agent
+
+        if search is None:  # a rollout or leaf player: it would be asked thousands of times
+            raise ConfigError(f"an outside program ({spec!r}) cannot play inside a search")
+
+        return exec_agent(game, spec, seed)
     if spec.startswith("sb3:"):
         return _network(game, spec[4:], None, seed, sb3=True)
     if spec.endswith(".zip"):
@@ -132,7 +139,6 @@ def build_agent(
         return built
     raise ConfigError(
         f"unknown agent {spec!r} for {game}; use one of {scripted_names(game) + list(exact(game))}, "
-        f"'zoo:NAME', "
-        f"a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
-        f"'llm:module:function' or 'module:factory'"
+        f"'zoo:NAME', a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
+        f"'llm:module:function', 'exec:COMMAND' or 'module:factory'"
     )

@@ -36,6 +36,7 @@ from cardarena import envs as _envs  # noqa: E402,F401
 # `except cardarena.CardArenaError` catches them all
 from cardarena.envs.core.errors import (  # noqa: E402,F401
     ActionTypeError,
+    AgentFault,
     CardArenaError,
     ConfigError,
     GameOverError,

@@ -4,7 +4,10 @@
 
 Agents are scripted names (``random``, ``threshold``, ``ev``), ``zoo:NAME`` pretrained agents,
 checkpoint paths (``runs/flip6/final.zip``) or ``module:factory`` entry points (``factory(game=...,
-seed=...)`` returns an agent; the module is looked up from the current directory too). Every deck
+seed=...)`` returns an agent; the module is looked up from the current directory too) or
+``exec:COMMAND``, a program of any language playing through JSON lines on its stdin and stdout
+(docs/protocol.md: ``--decision-time`` and ``--game-time`` hold it to time, ``--on-agent-fault``
+says whether its faults stop the run or forfeit the game). Every deck
 seed is played under every seat rotation (``--permutations``: every seating, up to 4 seats).
 
 Output: the leaderboard (Bradley-Terry rating fitted over all games at once, Elo scale, random
@@ -41,9 +44,12 @@ from cardarena.agents.evaluation.schedule import check_enough_agents, check_perm
 from cardarena.agents.evaluation.tournament import (
     BATCH_GAMES,
     BOOTSTRAP,
+    ON_AGENT_FAULT,
+    check_conduct,
     make_engine,
     run_tournament,
 )
+from cardarena.agents.outside.process import DECISION_TIME, GAME_TIME
 from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.envs.core import options as core_options
 from cardarena.envs.core.engine import CardArenaError, ConfigError
@@ -163,6 +169,27 @@ def main(argv: list[str] | None = None) -> int:
         "--web", action="store_true", help="with --human: play in the browser (docs/web.md)"
     )
     parser.add_argument(
+        "--on-agent-fault",
+        choices=ON_AGENT_FAULT,
+        default="stop",
+        help="what an outside agent's fault (timeout, crash, garbage, illegal answer) does: stop "
+        "the run, keeping the games played (default), or forfeit that game (a loss) and go on",
+    )
+    parser.add_argument(
+        "--decision-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds an outside agent (exec:...) has for one answer (default {DECISION_TIME:g})",
+    )
+    parser.add_argument(
+        "--game-time",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"seconds an outside agent has for all its answers of one game (default {GAME_TIME:g})",
+    )
+    parser.add_argument(
         "--describe",
         metavar="zoo:NAME",
         help="print a pretrained agent's model card (training, strength, file) and exit",
@@ -177,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         _check_counts(args)
         if args.web and args.human is None:
             raise ConfigError("--web is the browser table of --human SEAT: add --human 0")
+        check_conduct(args.on_agent_fault, args.decision_time, args.game_time)
         if args.human is None and args.agents:
             num_players = make_engine(args.game, options).num_players
             if args.permutations:
@@ -226,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
             bootstrap=args.bootstrap,
             record_dir=args.record,
             rank_by=args.rank_by,
+            on_agent_fault=args.on_agent_fault,
+            decision_time=args.decision_time,
+            game_time=args.game_time,
             command=["evaluate.py", *(sys.argv[1:] if argv is None else argv)],
         )
     except CardArenaError as err:

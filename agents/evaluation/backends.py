@@ -28,6 +28,7 @@ from typing import Any
 
 from cardarena.agents.evaluation.records import GameRecord
 from cardarena.agents.evaluation.schedule import Chunk
+from cardarena.agents.outside.process import KINDS as OUTSIDE_KINDS
 from cardarena.agents.parent_watch import watch_parent
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 
@@ -49,9 +50,20 @@ def describe(game: str, chunks: Sequence[Chunk]) -> str:
     return f"{game} deck seeds {span} with agents {', '.join(repr(a) for a in names)}"
 
 
-def build_agents(game: str, specs: Sequence[str], base_dir: str | None = None) -> dict[str, Any]:
+#: how outside agents are held to time and what a fault does (``run_tournament``'s arguments)
+Conduct = dict[str, Any]
+
+
+def build_agents(
+    game: str,
+    specs: Sequence[str],
+    base_dir: str | None = None,
+    conduct: Conduct | None = None,
+) -> dict[str, Any]:
     """One agent per spec; relative checkpoint paths are taken from ``base_dir`` (the driver's
-    working directory when games run in other processes)."""
+    working directory when games run in other processes, also where outside agents' commands
+    run); outside agents get the time limits of ``conduct`` (``decision_time``, ``game_time``).
+    """
     from cardarena.agents import make_agent
 
     built = {}
@@ -60,7 +72,17 @@ def build_agents(game: str, specs: Sequence[str], base_dir: str | None = None) -
         prefix, path = ("sb3:", spec[4:]) if spec.startswith("sb3:") else ("", spec)
         if base_dir and path.endswith(".zip") and not os.path.isabs(path):
             target = prefix + os.path.join(base_dir, path)
-        built[spec] = make_agent(game, target)
+        outside = spec.startswith(OUTSIDE_KINDS)
+        here = base_dir if outside and base_dir and os.path.isdir(base_dir) else None
+        with contextlib.chdir(here) if here else contextlib.nullcontext():
+            agent = make_agent(game, target)  # an exec: command's path is the driver's
+        if getattr(agent, "uses_text", False) and hasattr(agent, "set_limits"):
+            conduct = conduct or {}
+            agent.set_limits(conduct.get("decision_time"), conduct.get("game_time"))
+            if base_dir and getattr(agent, "cwd", "") is None:
+                agent.cwd = base_dir
+            agent.table_options = conduct.get("options")
+        built[spec] = agent
     return built
 
 
@@ -70,18 +92,24 @@ def play_chunk(
     agents: dict[str, Any],
     chunk: Chunk,
     record_dir: str | None = None,
+    on_fault: str = "stop",
 ) -> list[GameRecord]:
-    """Play a chunk; with ``record_dir``, also write each game's replay there."""
+    """Play a chunk; with ``record_dir``, also write each game's replay there (not of a game
+    forfeited: it has no end)."""
     from cardarena.agents.evaluation.lockstep import play_lockstep
 
     if record_dir is None:
-        return play_lockstep(game, options, agents, chunk)
+        return play_lockstep(game, options, agents, chunk, on_fault=on_fault)
     from cardarena.envs.core.replay import record_game, replay_name
 
     traces: list[list[int]] = []
     notes: list[list[Any]] = []  # the agents' notes per action (a language model's transcript)
-    records = play_lockstep(game, options, agents, chunk, trace=traces, notes=notes)
+    records = play_lockstep(
+        game, options, agents, chunk, trace=traces, on_fault=on_fault, notes=notes
+    )
     for record, actions, said in zip(records, traces, notes, strict=True):
+        if record.forfeit is not None:
+            continue
         path = Path(record_dir) / replay_name(game, record.deal_seed, record.lineup)
         result = record_game(
             path,
@@ -106,18 +134,29 @@ def _failed(game: str, chunk: Chunk, err: BaseException) -> TournamentError:
 
 # ---- local ------------------------------------------------------------------------------------
 def _pool_init(
-    game: str, options: dict[str, Any], specs: list[str], base_dir: str, record_dir: str | None
+    game: str,
+    options: dict[str, Any],
+    specs: list[str],
+    base_dir: str,
+    record_dir: str | None,
+    conduct: Conduct | None = None,
 ) -> None:
     watch_parent()  # a killed evaluate.py takes its workers with it
     _WORKER["game"] = game
     _WORKER["options"] = options
-    _WORKER["agents"] = build_agents(game, specs, base_dir)
+    _WORKER["agents"] = build_agents(game, specs, base_dir, conduct)
     _WORKER["record_dir"] = record_dir
+    _WORKER["on_fault"] = (conduct or {}).get("on_fault", "stop")
 
 
 def _pool_chunk(chunk: Chunk) -> list[GameRecord]:
     return play_chunk(
-        _WORKER["game"], _WORKER["options"], _WORKER["agents"], chunk, _WORKER["record_dir"]
+        _WORKER["game"],
+        _WORKER["options"],
+        _WORKER["agents"],
+        chunk,
+        _WORKER["record_dir"],
+        _WORKER["on_fault"],
     )
 
 
@@ -146,23 +185,25 @@ def run_local(
     done: Done,
     record_dir: str | None = None,
     built: dict[str, Any] | None = None,
+    conduct: Conduct | None = None,
 ) -> None:
     """Play ``chunks`` here (one worker or one chunk; ``built`` agents are reused) or on a pool of
     ``workers`` processes."""
     base_dir = os.getcwd()
+    on_fault = (conduct or {}).get("on_fault", "stop")
     if workers <= 1 or len(chunks) <= 1:
         from threadpoolctl import threadpool_limits
 
-        agents = built if built is not None else build_agents(game, specs, base_dir)
+        agents = built if built is not None else build_agents(game, specs, base_dir, conduct)
         with threadpool_limits(1, user_api="blas"):  # small products: threads only cost
             for chunk in chunks:
                 try:
-                    records = play_chunk(game, options, agents, chunk, record_dir)
+                    records = play_chunk(game, options, agents, chunk, record_dir, on_fault)
                 except (Exception, SystemExit) as err:  # noqa: BLE001 - reported with its chunk
                     raise _failed(game, chunk, err) from None
                 done(records)
         return
-    init_args = (game, options, specs, base_dir, record_dir)
+    init_args = (game, options, specs, base_dir, record_dir, conduct)
     pool = ProcessPoolExecutor(
         min(workers, len(chunks)), mp.get_context("spawn"), _pool_init, init_args
     )
@@ -224,12 +265,17 @@ def _ray_chunk(
     base_dir: str,
     chunk: Chunk,
     record_dir: str | None = None,
+    conduct: Conduct | None = None,
 ) -> list[GameRecord]:
+    conduct = conduct or {}
     key = (game, json.dumps(options, sort_keys=True), tuple(specs), base_dir)
+    key += (json.dumps(conduct, sort_keys=True),)
     if key not in _RAY_CACHE:
-        _RAY_CACHE[key] = build_agents(game, specs, base_dir)
+        _RAY_CACHE[key] = build_agents(game, specs, base_dir, conduct)
     try:
-        return play_chunk(game, options, _RAY_CACHE[key], chunk, record_dir)
+        return play_chunk(
+            game, options, _RAY_CACHE[key], chunk, record_dir, conduct.get("on_fault", "stop")
+        )
     except SystemExit as err:  # Ray would take it for the worker's own exit
         raise _failed(game, chunk, err) from None
 
@@ -318,13 +364,14 @@ def run_ray(
     address: str | None,
     done: Done,
     record_dir: str | None = None,
+    conduct: Conduct | None = None,
 ) -> None:
     with ray_session(workers, address) as ray:
         task = ray.remote(num_cpus=1, max_retries=0)(_ray_chunk)
         opts = ray.put(options)
         base_dir = os.getcwd()
         refs = {
-            task.remote(game, opts, specs, base_dir, chunk, record_dir): i
+            task.remote(game, opts, specs, base_dir, chunk, record_dir, conduct): i
             for i, chunk in enumerate(chunks)
         }
         pending = list(refs)

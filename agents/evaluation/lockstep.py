@@ -15,7 +15,7 @@ nor the machine's BLAS kernel can change it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,8 @@ import numpy as np
 from cardarena.agents.base import Agent
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import CardArenaError
-from cardarena.envs.core.loop import as_action, decide
+from cardarena.envs.core.errors import AgentFault
+from cardarena.envs.core.loop import as_action, decide, finish, result
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import agent_note
 
@@ -45,9 +46,15 @@ def play_lockstep(
     agents: Mapping[str, Any],
     jobs: Sequence[Job],
     trace: list[list[int]] | None = None,
+    on_fault: str = "stop",
     notes: list[list[Any]] | None = None,
 ) -> list[Any]:
     """Play every job (deck seed, seat specs) at once; one :class:`GameRecord` per job, in order.
+
+    An :class:`~envs.core.errors.AgentFault` (an outside agent that timed out, crashed or
+    answered wrongly) stops the batch (``on_fault="stop"``) or forfeits that game for the
+    faulty seat (``"forfeit"``: its record says so, the others go on). When a game ends, every
+    seat's agent hears its result (``envs.core.loop.finish``).
 
     ``agents`` maps each spec used in ``jobs`` to a built agent; it is copied once per seat and
     game, so it is never reset or mutated here. With ``trace`` (a list), each job's actions in
@@ -66,7 +73,14 @@ def play_lockstep(
     played: list[list[int]] = [[] for _ in jobs]
     noted: list[list[Any]] = [[] for _ in jobs]
     said: dict[int, Any] = {}
-    active = [g for g in range(len(jobs)) if not engine.is_over(states[g])]
+    outcomes: dict[int, dict[str, Any]] = {}
+    cooperative = spec.cooperative
+
+    def ended(g: int, forfeit: int | None = None, fault: str | None = None) -> None:
+        outcomes[g] = result(engine, states[g], forfeit, fault, cooperative)
+        finish(seats[g], outcomes[g])
+
+    active = _unfinished(engine, states, range(len(jobs)), outcomes, ended)
     while active:
         actions: dict[int, int] = {}
         turn: dict[int, int] = {}
@@ -85,33 +99,78 @@ def play_lockstep(
                 )
             else:
                 try:
-                    actions[g] = decide(spec, engine, state, seat, agent, one_mask)
+                    actions[g] = _decide(game, spec, engine, state, seat, agent, one_mask, jobs, g)
                     if notes is not None:
                         said[g] = agent_note(agent)
-                except CardArenaError as err:
-                    raise _in_game(err, jobs, g, seat) from None
-                except Exception as err:  # noqa: BLE001
-                    raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from err
-                except SystemExit as err:
-                    raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from None
+                except AgentFault as fault:
+                    if on_fault != "forfeit":
+                        raise
+                    ended(g, seat, str(fault))
         for group in custom.values():
             _act_batch(game, jobs, seats, turn, group, actions)
         for g in active:
-            try:
-                engine.apply(states[g], actions[g], turn[g])
-            except CardArenaError as err:
-                raise _in_game(err, jobs, g, turn[g]) from None
-            decisions[g] += 1
-            if trace is not None:
+            if g not in outcomes:  # not forfeited
+                _apply(engine, states[g], actions[g], turn[g], jobs, g)
+                decisions[g] += 1
                 played[g].append(actions[g])
-            if notes is not None:
-                noted[g].append(said.pop(g, None))
-        active = [g for g in active if not engine.is_over(states[g])]
+                if notes is not None:
+                    noted[g].append(said.pop(g, None))
+        active = _unfinished(engine, states, active, outcomes, ended)
     if trace is not None:
         trace.extend(played)
     if notes is not None:
         notes.extend(noted)
-    return _records(engine, jobs, states, decisions)
+    return _records(jobs, outcomes, decisions)
+
+
+def _apply(engine: Any, state: Any, action: int, seat: int, jobs: Sequence[Job], g: int) -> None:
+    try:
+        engine.apply(state, action, seat)
+    except CardArenaError as err:
+        raise _in_game(err, jobs, g, seat) from None
+
+
+def _unfinished(
+    engine: Any,
+    states: list[Any],
+    games: Iterable[int],
+    outcomes: dict[int, Any],
+    ended: Callable[[int], None],
+) -> list[int]:
+    """The games of ``games`` still to play; those that have just ended are ``ended``."""
+    still = []
+    for g in games:
+        if g in outcomes:  # forfeited
+            continue
+        if engine.is_over(states[g]):
+            ended(g)
+        else:
+            still.append(g)
+    return still
+
+
+def _decide(
+    game: str,
+    spec: Any,
+    engine: Any,
+    state: Any,
+    seat: int,
+    agent: Any,
+    mask: np.ndarray,
+    jobs: Sequence[Job],
+    g: int,
+) -> int:
+    """One decision of game ``g``; a failure of the agent names it, its seat and deck seed."""
+    try:
+        return decide(spec, engine, state, seat, agent, mask)
+    except AgentFault as err:
+        raise err.at(seat, int(jobs[g][0])) from None
+    except CardArenaError as err:
+        raise _in_game(err, jobs, g, seat) from None
+    except Exception as err:  # noqa: BLE001
+        raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from err
+    except SystemExit as err:
+        raise AgentError(_failure(game, *_who(jobs, g, seat), "act", err)) from None
 
 
 def _seat_agents(
@@ -159,26 +218,26 @@ def _act_batch(
 
 
 def _records(
-    engine: Any, jobs: Sequence[Job], states: list[Any], decisions: list[int]
+    jobs: Sequence[Job], outcomes: dict[int, dict[str, Any]], decisions: list[int]
 ) -> list[Any]:
-    """One :class:`GameRecord` per finished game."""
+    """One :class:`GameRecord` per game, finished or forfeited (``envs.core.loop.result``)."""
     from cardarena.agents.evaluation.ratings import finishing_ranks
-    from cardarena.agents.evaluation.records import GameRecord
+    from cardarena.agents.evaluation.records import GameRecord, short_fault
 
     records = []
     for g, (seed, lineup) in enumerate(jobs):
-        state = states[g]
-        scores = [float(s) for s in engine.scores(state)]
-        winners = [int(w) for w in engine.winners(state)]
+        out = outcomes[g]
         records.append(
             GameRecord(
                 deal_seed=int(seed),
                 lineup=list(lineup),
-                returns=[float(r) for r in engine.returns(state)],
-                scores=scores,
-                winners=winners,
+                returns=out["returns"],
+                scores=out["scores"],
+                winners=out["winners"],
                 decisions=decisions[g],
-                ranks=finishing_ranks(scores, winners),
+                ranks=finishing_ranks(out["scores"], out["winners"]),
+                forfeit=out["forfeit"],
+                fault=short_fault(out["fault"]),
             )
         )
     return records

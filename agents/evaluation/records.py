@@ -39,6 +39,10 @@ class GameRecord:
     winners: list[int]
     decisions: int
     ranks: list[int] = field(default_factory=list)  # finishing place per seat (0 = first)
+    #: the seat that forfeited the game (an outside agent's fault; None: played to the end);
+    #: the game is scored as it stood, every other seat a winner, and ``fault`` says why
+    forfeit: int | None = None
+    fault: str | None = None
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
@@ -47,6 +51,26 @@ class GameRecord:
         if not record.ranks:
             record.ranks = finishing_ranks(record.scores, record.winners)
         return record
+
+
+#: the longest fault verdict kept in a game record (characters)
+FAULT_CHARS = 1000
+
+
+def short_fault(text: str | None) -> str | None:
+    """A verdict cut to :data:`FAULT_CHARS` characters for the results (None stays None)."""
+    if text is None or len(text) <= FAULT_CHARS:
+        return text
+    return text[: FAULT_CHARS - 3] + "..."
+
+
+def record_dict(record: GameRecord) -> dict[str, Any]:
+    """A record as a dict, without ``forfeit``/``fault`` when the game was played to its end
+    (so the lines of every finished game read as before)."""
+    out = asdict(record)
+    if record.forfeit is None and record.fault is None:
+        del out["forfeit"], out["fault"]
+    return out
 
 
 #: the version of the result file's layout (``evaluate.py --out``)
@@ -204,6 +228,7 @@ class TournamentResult:
             "reused": self.reused,
             "bootstrap": self.bootstrap,
             "leaderboard": [asdict(s) for s in board],
+            "forfeits": sum(r.forfeit is not None for r in self.records),
         }
         if self.cooperative:
             cp = self.cross_play()
@@ -219,7 +244,7 @@ class TournamentResult:
                 "meaning": "share[row][col]: games where row finished ahead of col (ties half)",
             }
         if games:
-            out["games"] = [asdict(r) for r in self.records]
+            out["games"] = [record_dict(r) for r in self.records]
         return clean(out)
 
 

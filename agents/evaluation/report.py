@@ -77,9 +77,35 @@ def rating_note(result: TournamentResult, random: str) -> str:
     )
 
 
+def forfeits_text(result: TournamentResult, shown: int = 3) -> str:
+    """The games forfeited by outside agents (how many per agent, the first verdicts); empty
+    when there are none."""
+    lost = [r for r in result.records if r.forfeit is not None]
+    if not lost:
+        return ""
+    per: dict[str, int] = {}
+    for r in lost:
+        name = r.lineup[r.forfeit]  # type: ignore[index]
+        per[name] = per.get(name, 0) + 1
+    lines = [
+        f"{len(lost)} games forfeited (ranked as the forfeiting seat's loss): "
+        + ", ".join(f"{name} {n}" for name, n in per.items())
+    ]
+    lines += [f"  {r.fault}" for r in lost[:shown]]
+    if len(lost) > shown:
+        lines.append(
+            f"  ... and {len(lost) - shown} more (the 'fault' of each game in the results)"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def leaderboard_text(result: TournamentResult) -> str:
     """The leaderboard and head-to-head matrix (or, for a cooperative game, the team table and
-    cross-play matrix)."""
+    cross-play matrix), then the games forfeited, if any."""
+    return _board_text(result) + forfeits_text(result)
+
+
+def _board_text(result: TournamentResult) -> str:
     from rich.table import Table
 
     title = _title(result)
@@ -241,6 +267,9 @@ def write_report(
         + (f"; every game is in `{results_file}`" if results_file else ""),
         "",
     ]
+    forfeits = forfeits_text(result)
+    if forfeits:  # the verdicts, as the terminal shows them
+        lines += ["## Forfeits", "", "```text", forfeits.rstrip("\n"), "```", ""]
     if result.cooperative:
         lines += ["## Teams", ""]
         rows = [

@@ -9,11 +9,17 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from cardarena.agents.evaluation.records import GameRecord, TournamentResult, clean
+from cardarena.agents.evaluation.records import (
+    FAULT_CHARS,
+    GameRecord,
+    TournamentResult,
+    clean,
+    record_dict,
+)
 from cardarena.agents.evaluation.schedule import Key
 from cardarena.agents.files import atomic_writer, numbered_backup
 from cardarena.envs.core.engine import ConfigError
@@ -159,7 +165,7 @@ class ResultsStore:
         self._write([{"type": "run", "time": time.strftime("%Y-%m-%dT%H:%M:%S"), **self.header}])
 
     def append(self, records: Sequence[GameRecord]) -> None:
-        items = [clean({"type": "game", **asdict(r)}) for r in records]
+        items = [clean({"type": "game", **record_dict(r)}) for r in records]
         self._write([{**i, "sum": line_sum(i)} for i in items])
 
     def _write(self, items: Sequence[dict[str, Any]]) -> None:
@@ -200,6 +206,14 @@ def check_record(record: GameRecord, seats: Any, agents: set[str]) -> str | None
         return f"winners {winners!r} (distinct seats)"
     if not all(_is_int(w) and 0 <= w < seats for w in winners + record.ranks):
         return f"winners {winners!r} / ranks {record.ranks!r} (seats 0..{seats - 1})"
+    if record.forfeit is not None and not (_is_int(record.forfeit) and 0 <= record.forfeit < seats):
+        return f"forfeit {record.forfeit!r} (a seat 0..{seats - 1} or absent)"
+    if record.fault is not None and not (
+        isinstance(record.fault, str) and len(record.fault) <= FAULT_CHARS
+    ):
+        return f"fault {record.fault!r:.80} (the verdict, at most {FAULT_CHARS} characters)"
+    if (record.forfeit is None) != (record.fault is None):
+        return "forfeit and fault come together (the seat that forfeited and why)"
     return None
 
 
@@ -210,5 +224,5 @@ def save_result(result: TournamentResult, path: str | Path) -> None:
     with atomic_writer(path) as f:  # a unique temporary name: two runs never share one
         f.write(head[: head.rindex("}")].rstrip() + ',\n "games": [')
         for i, record in enumerate(result.records):
-            f.write(("\n  " if i == 0 else ",\n  ") + json.dumps(clean(asdict(record))))
+            f.write(("\n  " if i == 0 else ",\n  ") + json.dumps(clean(record_dict(record))))
         f.write("\n ]\n}\n")

@@ -51,7 +51,8 @@ from cardarena.agents.evaluation.summaries import BOOTSTRAP, summarise, summaris
 from cardarena.agents.files import OutputLock, check_writable
 from cardarena.envs.core import seeding
 from cardarena.envs.core.engine import ConfigError
-from cardarena.envs.core.loop import play
+from cardarena.envs.core.errors import AgentFault
+from cardarena.envs.core.loop import finish, play, result
 from cardarena.envs.core.registry import get_spec
 
 __all__ = ["BATCH_GAMES", "BOOTSTRAP", "play_game", "run_tournament", "summarise", "summarise_coop"]
@@ -73,17 +74,20 @@ def play_game(
     state = engine.new_game(np.random.default_rng(deal_seed))
     for i, agent in enumerate(seat_agents):
         agent.reset(None if agent_seed is None else seeding.agent_seed(agent_seed, i))
-    decisions = play(spec, engine, state, seat_agents)
-    scores = [float(s) for s in engine.scores(state)]
-    winners = [int(w) for w in engine.winners(state)]
+    try:
+        decisions = play(spec, engine, state, seat_agents)
+    except AgentFault as err:
+        raise err.at(deal_seed=deal_seed) from None
+    outcome = result(engine, state, cooperative=spec.cooperative)
+    finish(seat_agents, outcome)  # outside agents hear the result
     return GameRecord(
         deal_seed=deal_seed,
         lineup=[a.name for a in seat_agents],
-        returns=[float(r) for r in engine.returns(state)],
-        scores=scores,
-        winners=winners,
+        returns=outcome["returns"],
+        scores=outcome["scores"],
+        winners=outcome["winners"],
         decisions=decisions,
-        ranks=finishing_ranks(scores, winners),
+        ranks=finishing_ranks(outcome["scores"], outcome["winners"]),
     )
 
 
@@ -119,6 +123,28 @@ def _check_backend(backend: str, rank_by: str) -> None:
         raise ConfigError(f"backend must be 'local' or 'ray', got {backend!r}")
     if rank_by not in RANK_BY:
         raise ConfigError(f"rank_by must be one of {', '.join(RANK_BY)}, got {rank_by!r}")
+
+
+#: what ``on_agent_fault`` may be
+ON_AGENT_FAULT = ("stop", "forfeit")
+
+
+def check_conduct(
+    on_agent_fault: str, decision_time: float | None, game_time: float | None
+) -> dict[str, Any]:
+    """The outside agents' rules of conduct as one dict for the backends, or the ConfigError."""
+    if on_agent_fault not in ON_AGENT_FAULT:
+        raise ConfigError(
+            f"on_agent_fault must be one of {', '.join(ON_AGENT_FAULT)}, got {on_agent_fault!r}"
+        )
+    for name, value in (("decision_time", decision_time), ("game_time", game_time)):
+        if value is not None and (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not (np.isfinite(value) and value > 0)
+        ):
+            raise ConfigError(f"{name} must be a positive number of seconds, got {value!r}")
+    return {"on_fault": on_agent_fault, "decision_time": decision_time, "game_time": game_time}
 
 
 #: the most games one tournament plays (its schedule is built before the first game)
@@ -190,6 +216,9 @@ def run_tournament(
     record_dir: str | Path | None = None,
     rank_by: str = "rating",
     command: list[str] | None = None,
+    on_agent_fault: str = "stop",
+    decision_time: float | None = None,
+    game_time: float | None = None,
 ) -> TournamentResult:
     """Play ``num_deals`` deck seeds x every table of ``agents`` (rotations, or every seating
     with ``permutations``), on ``backend`` "local" (``workers`` processes) or "ray".
@@ -206,6 +235,13 @@ def run_tournament(
     :class:`~agents.evaluation.backends.TournamentError`, with the games finished before it kept in
     the results file. ``command`` is the command line recorded as what made the result
     (``made_by``: with the versions and the checkpoints' fingerprints; default this process's).
+
+    Outside agents (``exec:COMMAND``, ``docs/protocol.md``) answer each decision within
+    ``decision_time`` seconds and a game's decisions within ``game_time`` (None: the defaults of
+    ``agents/outside/process.py``); each of their games is a chunk of its own. Their faults
+    (:class:`~envs.core.errors.AgentFault`) stop the run (``on_agent_fault="stop"``, the games
+    finished kept) or forfeit the game (``"forfeit"``: recorded with the seat and the verdict,
+    ranked as that seat's loss to every other seat).
     """
     # every check before anything is played or written
     _check_backend(backend, rank_by)
@@ -221,8 +257,11 @@ def run_tournament(
         raise ConfigError("no agents given; name at least one (e.g. random)")
     check_enough_agents(game, list(agents), num_players)  # the evaluate command's rule too
     _check_cluster(backend, address)
+    conduct = {**check_conduct(on_agent_fault, decision_time, game_time), "options": options}
     names = list(dict.fromkeys(agents))
-    built = build_agents(game, names, os.getcwd())  # unknown agents, checkpoints of other games
+    built = build_agents(
+        game, names, os.getcwd(), conduct
+    )  # unknown agents, checkpoints of other games
     check_networks_fit(game, options or {}, built)  # e.g. a DEPRESSION agent at a SURVIVE table
     tables = plan_tables(game, list(agents), num_players, permutations)
     if num_deals * len(tables) > MAX_GAMES:
@@ -242,6 +281,8 @@ def run_tournament(
         todo = [k for k in wanted if k not in have]
         batching = any(batch_kind(a) is not None for a in built.values())
         chunks = make_chunks(todo, len(tables), batch_games, workers, batching)
+        if any(getattr(a, "one_game_at_a_time", False) for a in built.values()):
+            chunks = [[game_key] for chunk in chunks for game_key in chunk]
         result = TournamentResult(
             game=game,
             options=options,
@@ -277,9 +318,9 @@ def run_tournament(
 
         record = None if record_dir is None else os.path.abspath(record_dir)
         if chunks and backend == "ray":
-            run_ray(game, options, names, chunks, workers, address, done, record)
+            run_ray(game, options, names, chunks, workers, address, done, record, conduct)
         elif chunks:
-            run_local(game, options, names, chunks, workers, done, record, built)
+            run_local(game, options, names, chunks, workers, done, record, built, conduct)
     except TournamentError as err:
         kept = (
             f"; the {played} games finished by this run (and {result.reused} from earlier ones) "

@@ -22,8 +22,8 @@ import numpy as np
 
 from cardarena.agents.files import check_writable
 from cardarena.envs.core import seeding
-from cardarena.envs.core.errors import CardArenaError, ConfigError, IllegalActionError
-from cardarena.envs.core.loop import decide
+from cardarena.envs.core.errors import AgentFault, CardArenaError, ConfigError, IllegalActionError
+from cardarena.envs.core.loop import decide, finish, result
 from cardarena.envs.core.narration import narrate
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.replay import agent_note
@@ -205,7 +205,10 @@ class SeatSession:
             current = engine.current_player(state)
             if current == self.seat:
                 return
-            action = decide(self.spec, engine, state, current, self.players[current], self._mask)
+            try:
+                action = decide(self.spec, engine, state, current, self.players[current], self._mask)
+            except AgentFault as err:  # an outside agent: its verdict names the deck seed
+                raise err.at(current, self.seed) from None
             self._apply(action, current)
 
     def action_of(self, entry: Any) -> int:
@@ -246,10 +249,17 @@ class SeatSession:
         self.advance()
 
     def close(self) -> None:
-        """End the replay (the game stopped or ended); further calls do nothing."""
-        if not self._closed and self.writer is not None:
-            self.writer.end(self.engine, self.state)
+        """End the replay (the game stopped or ended) and, when the game is over, tell the
+        agents how it ended (``loop.finish``: outside agents hear the result); further calls do
+        nothing."""
+        if self._closed:
+            return
         self._closed = True
+        if self.writer is not None:
+            self.writer.end(self.engine, self.state)
+        if self.over:
+            seated = [self.players.get(s) for s in range(self.engine.num_players)]
+            finish(seated, result(self.engine, self.state, cooperative=self.spec.cooperative))
 
     @property
     def replay_path(self) -> Path | None:

@@ -11,6 +11,7 @@ from typing import Any
 
 from cardarena.envs.core.errors import (
     ActionTypeError,
+    AgentFault,
     CardArenaError,
     ConfigError,
     GameOverError,
@@ -26,6 +27,7 @@ _LAZY = {"CardGameEnv": "cardarena.envs.core.aec", "GameEngine": "cardarena.envs
 
 __all__ = [
     "ActionTypeError",
+    "AgentFault",
     "CardArenaError",
     "CardGameEnv",
     "ConfigError",

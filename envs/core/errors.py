@@ -44,6 +44,46 @@ class UnknownAgentError(ConfigError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class AgentFault(CardArenaError, RuntimeError):
+    """An agent that failed at the table: an outside process that timed out, crashed, wrote
+    garbage or answered an illegal action. The message names the agent, the game, the seat
+    and the deck seed (once the caller that knows it has added it: :meth:`at`) and what happened.
+    """
+
+    def __init__(
+        self,
+        what: str,
+        agent: str = "?",
+        game: str = "?",
+        seat: int | None = None,
+        deal_seed: int | None = None,
+    ) -> None:
+        self.what, self.agent, self.game = what, agent, game
+        self.seat, self.deal_seed = seat, deal_seed
+        super().__init__(str(self))
+
+    def at(self, seat: int | None = None, deal_seed: int | None = None) -> AgentFault:
+        """The same fault with the seat and deck seed filled in (those already known kept)."""
+        return AgentFault(
+            self.what,
+            self.agent,
+            self.game,
+            self.seat if self.seat is not None else seat,
+            self.deal_seed if self.deal_seed is not None else deal_seed,
+        )
+
+    def __str__(self) -> str:
+        seat = "?" if self.seat is None else self.seat
+        seed = "?" if self.deal_seed is None else self.deal_seed
+        return (
+            f"agent {self.agent!r} playing {self.game} at seat {seat} (deck seed {seed}): "
+            f"{self.what}"
+        )
+
+    def __reduce__(self) -> Any:  # pickled whole between worker processes
+        return (AgentFault, (self.what, self.agent, self.game, self.seat, self.deal_seed))
+
+
 def check_int(name: str, value: Any, low: int, high: int) -> int:
     """Validate an integer option so that a typo fails at construction with the allowed range."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):

@@ -11,6 +11,13 @@ through ``set_worlds``: the engine, the spec, the seat and ``sample(rng)``, whic
 game states from the seat's information set. The handle is built from a scrubbed copy of the
 state (its hidden cards already redrawn once), so it holds nothing the seat could not see.
 
+Outside agents (``uses_text = True``: a process speaking the JSON-lines protocol of
+``docs/protocol.md``) also get, before each ``act``, the seat's text render and the engine
+through ``set_text(text, engine, seat)`` (the engine names the actions and parses answers; it
+holds no game). :func:`finish` hands every seat's agent that has an ``end_game`` method the
+game's result (scores, winners, returns, its seat; a forfeit names the seat that forfeited).
+Agents that do not opt in cost one attribute look-up per decision.
+
 An agent here is a ``seats.SeatAgent`` (the loop itself calls only ``act(observation,
 action_mask, view) -> int``): the engine layer names no player class (``agents/`` implements the
 protocol).
@@ -23,7 +30,13 @@ from typing import Any
 
 import numpy as np
 
-from cardarena.envs.core.engine import CardArenaError, GameEngine, ResetNeededError, unguarded
+from cardarena.envs.core.engine import (
+    CardArenaError,
+    GameEngine,
+    ResetNeededError,
+    split_returns,
+    unguarded,
+)
 from cardarena.envs.core.seats import SeatAgent
 
 #: seed of the generator that scrubs the state a :class:`Worlds` handle keeps (any fixed value:
@@ -65,12 +78,51 @@ def decide(
     mask[legal] = 1
     if getattr(agent, "uses_worlds", False):
         agent.set_worlds(Worlds(spec, engine, state, seat))  # type: ignore[attr-defined]
+    if getattr(agent, "uses_text", False):
+        agent.set_text(spec.render(state, seat), engine, seat)  # type: ignore[attr-defined]
     action = agent.act(
         spec.encode(state, seat) if getattr(agent, "uses_observation", True) else None,
         mask,
         spec.view(state, seat) if getattr(agent, "uses_view", True) else None,
     )
     return as_action(action, getattr(agent, "name", type(agent).__name__))
+
+
+def result(
+    engine: GameEngine,
+    state: Any,
+    forfeit: int | None = None,
+    fault: str | None = None,
+    cooperative: bool = False,
+) -> dict[str, Any]:
+    """A game's result as plain data: ``scores``, ``winners``, ``returns`` (every seat), and
+    ``forfeit`` (the seat that forfeited, or None) with ``fault`` (why). A forfeited game is
+    scored as it stood; every other seat wins it (``split_returns`` of them), none of a
+    cooperative game's team does."""
+    scores = [float(s) for s in engine.scores(state)]
+    if forfeit is None:
+        winners = [int(w) for w in engine.winners(state)]
+        returns = [float(r) for r in engine.returns(state)]
+    else:
+        n = engine.num_players
+        winners = [] if cooperative else [s for s in range(n) if s != forfeit]
+        returns = [float(r) for r in split_returns(winners, n)]
+    return {
+        "scores": scores,
+        "winners": winners,
+        "returns": returns,
+        "forfeit": forfeit,
+        "fault": fault,
+    }
+
+
+def finish(agents: Sequence[Any], outcome: dict[str, Any]) -> None:
+    """Tell every seat's agent that has an ``end_game`` method how the game ended
+    (:func:`result`, with ``seat`` added: the agent's own)."""
+    for seat, agent in enumerate(agents):
+        end = getattr(agent, "end_game", None)
+        if end is not None:
+            end({**outcome, "seat": seat})
 
 
 def as_action(action: Any, name: str) -> int:
