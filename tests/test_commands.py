@@ -12,7 +12,7 @@ import pytest
 BIN = Path(sys.executable).parent
 
 
-@pytest.mark.parametrize("command", ["train", "evaluate", "play", "replay"])
+@pytest.mark.parametrize("command", ["train", "evaluate", "play", "replay", "serve", "mcp"])
 def test_a_console_scripts_help_names_the_console_script(command):
     script = BIN / f"cardarena-{command}"
     if not script.exists():

@@ -252,10 +252,15 @@ def inline_commands(path: Path) -> list[Block]:
     rel = path.relative_to(ROOT)
     text = path.read_text(encoding="utf-8")
     out = []
-    fences = [m.span() for m in re.finditer(r"^```.*?^```", text, flags=re.M | re.S)]
+    # fenced blocks blanked out (newlines kept, so line numbers hold): a fence's closing
+    # backticks must not pair with the next inline span's opening one
+    text = re.sub(
+        r"^```.*?^```",
+        lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+        text,
+        flags=re.M | re.S,
+    )
     for found in re.finditer(r"(<!--\s*not run:[^>]*-->\s*)?`([^`]+)`", text):
-        if any(a <= found.start() < b for a, b in fences):
-            continue
         command = re.sub(r"\s+", " ", found.group(2)).strip()
         if not INLINE_COMMAND.match(command) or is_syntax(command):
             continue
@@ -825,6 +830,8 @@ HELPS = [
     ["cardarena-evaluate", "--help"],
     ["cardarena-play", "--help"],
     ["cardarena-replay", "--help"],
+    ["cardarena-serve", "--help"],
+    ["cardarena-mcp", "--help"],
     ["python", "evaluate.py", "--help"],
     ["python", "train.py", "--help"],
 ]
@@ -833,6 +840,38 @@ HELP_PLACEHOLDERS = {
     "FILE...": "tests/golden/flip6/*.jsonl",
     "FILE": "<first>tests/golden/flip6/*.jsonl",
 }
+
+
+#: help examples that start a server, which runs until Ctrl-C: such an example passes when the
+#: server announces itself (this text in its output) and then stops on Ctrl-C
+SERVERS = {"cardarena-serve": "at http://127.0.0.1:"}
+
+
+def run_server_example(words: list[str], folder: Path, announce: str) -> str:
+    """Start a server example in ``folder``, wait for ``announce``, stop it with Ctrl-C; its
+    output, or a failure."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env["BROWSER"] = "true"  # --open: webbrowser runs `true URL` instead of a browser
+    proc = subprocess.Popen(
+        words, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    seen, deadline = "", time.monotonic() + 120
+    try:
+        while announce not in seen and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 1.0)
+            if ready:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                seen += line
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert announce in seen, f"{' '.join(words)} did not start:\n{seen[-3000:]}"
+    return seen
 
 
 def help_examples(text: str) -> list[str]:
@@ -861,6 +900,9 @@ def test_help_and_its_examples_run(command: list[str], runner: Runner, tmp_path:
             if target.startswith("<first>"):
                 target = sorted(glob.glob(target[7:], root_dir=folder))[0]
             words.append(target)
+        if words[0] in SERVERS:
+            run_server_example(words, folder, SERVERS[words[0]])
+            continue
         reply, argv = run_command(runner, Command(globbed(words, folder), {}, example), folder)
         assert reply["rc"] == 0, (
             f"the example of {name} --help fails:\n  {' '.join(argv)}\n{reply['output'][-3000:]}"

@@ -60,7 +60,7 @@ def brute_threshold(t: int) -> float:
 
 def test_number_cards_alone_reproduce_the_known_figures():
     """The round with the 21 number cards: 7.69 expected points for the best play, 7.68 for
-    "stay at 9" (the best threshold), the published figures of this push-your-luck round."""
+    "stay at 9" (the best threshold), the figures known for this push-your-luck round."""
     best = RoundSolver(alone=True).value(0, False, False, NUMBERS, EMPTY)
     assert round(best, 2) == 7.69
     thresholds = {t: brute_threshold(t) for t in range(5, 16)}

@@ -69,6 +69,26 @@ for game in envs.names():
 assert {"flip6", "sevn", "thegame"} <= set(packaged_configs()), packaged_configs()
 assert load_config("flip6").game == "flip6"
 
+# the browser table's page ships in the wheel; the MCP server needs its extra and says so
+from importlib import resources  # noqa: E402
+
+page = resources.files("cardarena.agents.tools.web").joinpath("static/index.html")
+assert page.is_file(), "the browser table's page is not in the wheel"
+helped = subprocess.run([BIN / "cardarena-mcp", "--help"], capture_output=True, text=True)
+assert helped.returncode == 0 and helped.stdout.startswith("usage: cardarena-mcp"), helped
+try:
+    import mcp as _mcp  # noqa: F401
+except ImportError:  # the plain wheel: the server refuses to start, naming the extra
+    out = subprocess.run(
+        [BIN / "cardarena-mcp"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "cardarena[mcp]" in out.stderr, (out.returncode, out.stderr)
+print("browser page in the wheel; cardarena-mcp without its extra names the extra: ok")
+
 zoo = sorted(p.stem for p in (Path(cardarena.agents.__file__).parent / "zoo").glob("*.zip"))
 assert zoo, "no zoo agents in the installed package"
 for name in zoo:

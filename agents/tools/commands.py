@@ -19,6 +19,8 @@ COMMANDS = {
     "evaluate": ("python evaluate.py", "cardarena-evaluate"),
     "play": ("python -m cardarena.agents.tools.play", "cardarena-play"),
     "replay": ("python -m cardarena.agents.tools.replay", "cardarena-replay"),
+    "serve": ("python -m cardarena.agents.tools.web", "cardarena-serve"),
+    "mcp": ("python -m cardarena.agents.tools.mcp_server", "cardarena-mcp"),
 }
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from cardarena.agents.files import check_writable
 from cardarena.agents.specs import SEARCH_KINDS, scripted, zoo_names, zoo_path
-from cardarena.agents.tools.commands import UserHelp
+from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.agents.tools.session import SeatSession, table_size
 from cardarena.envs.core.errors import CardArenaError, ConfigError, IllegalActionError
 from cardarena.envs.core.registry import get_spec, names
@@ -453,7 +453,7 @@ def build_server(table: GameTable) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="cardarena-mcp", description=__doc__, formatter_class=UserHelp
+        prog=prog("mcp"), description=__doc__, formatter_class=UserHelp
     )
     parser.add_argument(
         "--allow-agent",

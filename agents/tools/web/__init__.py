@@ -2,7 +2,7 @@
 
     cardarena-serve --game flip6 --seat 0 --agents ev threshold --seed 7
     cardarena-serve --game ratatat --agents tracker --port 8765 --open
-    cardarena-serve --replay replays/FILE.jsonl
+    cardarena-serve --replay FILE
 
 The server (the standard library's ``http.server``) binds 127.0.0.1 and prints its address;
 ``--port 0`` (the default) takes a free port, ``--open`` opens it in the default browser. The
@@ -16,14 +16,13 @@ the same table. Ctrl-C stops the server. The manual: docs/web.md.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cardarena.agents.tools.commands import UserHelp
+from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.agents.tools.web.server import App, Shelf, Table, make_server
 from cardarena.envs.core.errors import CardArenaError, ConfigError
 from cardarena.envs.core.options import parse_options
@@ -75,11 +74,7 @@ def serve(
 
 
 def parser() -> argparse.ArgumentParser:
-    script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    prog = (
-        "cardarena-serve" if script == "cardarena-serve" else "python -m cardarena.agents.tools.web"
-    )
-    p = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=UserHelp)
+    p = argparse.ArgumentParser(prog=prog("serve"), description=__doc__, formatter_class=UserHelp)
     p.add_argument("--game", default="flip6", help=f"one of {names()}")
     p.add_argument("--seat", type=int, default=0, help="your seat (0-based)")
     p.add_argument("--agents", nargs="*", default=[], help="agents for the other seats, in order")
