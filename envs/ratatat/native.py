@@ -15,7 +15,15 @@ generator's state).
                            state), or None; ``encoding.encode`` is it when it is available
 ``rollouts(state, ...)``   playouts to the round's or the game's end, all inside C, with a
                            random policy or the ``tracker`` baseline's decisions
+``play_out(states, ...)``  ``Rollout.run`` of the search agents in C, in place: the values the
+                           Python rollout computes from the same generators (``agents/search``)
 =========================  ===================================================================
+
+The rollout policies in C are named in ``NativeRatatatGame.rollout_policies`` with the options
+each takes, named as the attributes of the baseline it ports (``TrackerAgent.knock_margin``,
+``TrackerAgent.peek_value``): the search reads them off its own agents, and the engine knows
+nothing of agents. The tracker draws no random number (its ``fallback`` is never reached on a
+legal decision), so its C port makes the Python agent's decisions from the same positions.
 """
 
 from __future__ import annotations
@@ -113,3 +121,35 @@ class NativeRatatatGame(NativeEngine, RatatatGame):
         or "tracker", see ``NativeState.rollouts``): (values float64[count, seats], decisions
         played)."""
         return state.rollouts(count, seed, horizon, policy)
+
+    # ---- rollout policies in C (agents/search) ------------------------------------------------
+    #: policy -> the options of its C port (attribute names of the scripted baseline it ports)
+    rollout_policies: dict[str, tuple[str, ...]] = {
+        "random": (),
+        "tracker": ("knock_margin", "peek_value"),
+    }
+
+    def play_out(
+        self,
+        states: list[Any],
+        policy: str,
+        start: int | None = None,
+        seeds: list[int] | None = None,
+        py: Any = None,
+        **options: Any,
+    ) -> np.ndarray:
+        """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
+        float64[len(states), seats], those of the Python rollout from the same generators (the
+        random policy's actions from ``random.Random(seeds[i])`` or the one ``py``; reshuffles
+        from each state's own generator)."""
+        states = list(states)
+        for st in states:
+            if not isinstance(st, NativeState) or st.num_players != self.num_players:
+                raise ConfigError(
+                    f"ratatat rollouts: {type(st).__name__} among the states; allowed: native "
+                    f"states of this {self.num_players}-player engine (from_python converts a "
+                    f"RatatatState)"
+                )
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, **options)

@@ -24,7 +24,8 @@ Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVA
 """
 
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY
 from libc.string cimport memcpy, memset
 
@@ -941,6 +942,111 @@ cdef class NativePlanner:
 
 
 # ---- Python state <-> struct -------------------------------------------------------------------
+# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t mt[624]
+    int index
+
+
+cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
+    cdef uint32_t key[2]
+    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > length else length
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000UL
+
+
+cdef uint32_t mt_next(MT *r) noexcept nogil:
+    cdef uint32_t y
+    cdef uint32_t *mt = r.mt
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        r.index = 0
+    y = mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
+    y ^= (y << 15) & <uint32_t>0xEFC60000UL
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT *r) noexcept nogil:
+    """``random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"thegame rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
+    cdef int k
+    for k in range(MT_N):
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
+    return 0
+
+
 cdef int check_range(str what, object value, long low, long high) except? -1:
     if type(value) is not int and not isinstance(value, (int, np.integer)):
         raise ConfigError(f"thegame state: {what} is {value!r}; allowed: an int in {low}..{high}")
@@ -1457,6 +1563,109 @@ def _draw_interval(rng, mx):
     if mx < 0:
         raise ConfigError(f"thegame: random_interval({mx}); allowed: 0 or more")
     return random_interval(bitgen_of(rng), <uint64_t>mx)
+
+
+#: PlannerAgent's options and defaults (agents/baselines/thegame.py), for play_out's keywords
+PLANNER_OPTIONS = {"bonus": 1.5, "dead_weight": 5.0, "last_weight": 1.0, "wait_penalty": 4.0,
+                   "help_penalty": 2.0, "wait_cost": 2, "help_cost": 5, "max_nodes": 120}
+
+
+class _Options:
+    def __init__(self, options):
+        self.__dict__.update(options)
+
+
+def play_out(list states, str policy="random", start=None, seeds=None, py=None,
+             long long max_decisions=20_000, **options):
+    """``Rollout.run`` of the search agents on every native state, in place and in C: each state
+    is played on to the game's end (thegame has no rounds: ``start`` must be None) with
+    ``policy``: ``random`` (``legal[int(rng.random() * len(legal))]`` of Python's
+    ``random.Random``: a fresh ``random.Random(seeds[i])`` per state, or the one ``py`` for all,
+    consumed in order as many ``run(state, py)`` calls would) or ``planner`` (``PlannerAgent``'s
+    decisions with its options, ``PLANNER_OPTIONS``; a fresh agent per seat and state). Returns
+    values float64[len(states), seats] (the shared return)."""
+    cdef MT mt
+    cdef NativeState st
+    cdef int i, k, a, m = len(states), n = 0, use_planner, made
+    cdef int acts[MAXLEGAL]
+    cdef PlannerCfg cfg
+    cdef Plan plans[5]
+    cdef double v
+    if policy not in ("random", "planner"):
+        raise ConfigError(f"thegame rollouts: policy {policy!r}; allowed: 'random' or 'planner'")
+    use_planner = policy == "planner"
+    if start is not None:
+        raise ConfigError(f"thegame play_out: start {start!r}; allowed: None (thegame has no "
+                          f"rounds: every rollout plays to the game's end)")
+    unknown = sorted(set(options) - set(PLANNER_OPTIONS))
+    if unknown or (options and not use_planner):
+        raise ConfigError(f"thegame play_out: options {sorted(options)} for policy {policy!r}; "
+                          f"allowed: {sorted(PLANNER_OPTIONS) if use_planner else 'none'}")
+    cfg = planner_cfg(_Options({**PLANNER_OPTIONS, **options}))
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"thegame play_out: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"thegame play_out: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    if not use_planner and (seeds is None) == (py is None):
+        raise ConfigError("thegame play_out: the random policy needs seeds (one per state) or "
+                          "py (one random.Random), exactly one of them")
+    if seeds is not None and len(seeds) != m:
+        raise ConfigError(f"thegame play_out: {len(seeds)} seeds for {m} states; allowed: one "
+                          f"each")
+    values = np.zeros((m, n), dtype=np.float64)
+    if m == 0:
+        return values
+    cdef double[:, ::1] vals = values
+    saved = None
+    if py is not None and not use_planner:
+        saved = mt_load(&mt, py)
+    for i in range(m):
+        st = <NativeState>states[i]
+        if seeds is not None and not use_planner:
+            mt_seed(&mt, <uint64_t>seeds[i])
+        with nogil:
+            for k in range(MAXP):
+                plans[k].n = 0
+                plans[k].at = 0
+            made = 0
+            while not st.s.over and made < max_decisions:
+                if use_planner:
+                    a = planner_act(&st.s, &cfg, &plans[st.s.current])
+                    if a < 0:
+                        break
+                else:
+                    k = legal(&st.s, acts)
+                    if k == 0:  # a loaded state G9 should have ended: nothing to play
+                        break
+                    a = acts[<int>(mt_random(&mt) * k)]
+                apply_action(&st.s, a)
+                made += 1
+            v = st.s.on_piles / <double>NCARDS
+            for k in range(n):
+                vals[i, k] = v
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return values
+
+
+def _python_randoms(seed, int count, py=None):
+    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
+    Mersenne Twister of the random rollout policy (for the tests)."""
+    cdef MT mt
+    saved = None
+    if py is not None:
+        saved = mt_load(&mt, py)
+    else:
+        mt_seed(&mt, <uint64_t>seed)
+    out = [mt_random(&mt) for _ in range(count)]
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return out
 
 
 def _rebuild(state):
