@@ -11,10 +11,10 @@ flip6:
   states alone and matches the Python rollouts in distribution;
 * ``pimc`` and ``ismcts`` make the same decisions (and scores) with the rollouts in C as in Python.
 
-ratatat (``tracker``) and thegame (``planner``): ``play_out`` gives the Python ``Rollout``'s values,
-end states and generator states, with the baselines' default and other options, and the searches
-decide the same with their rollouts in C as in Python (the policies' own alignment, decision by
-decision, is in ``tests/test_native_ratatat.py`` and ``tests/test_native_thegame.py``).
+sevn (``threshold``, ``ev``), ratatat (``tracker``) and thegame (``planner``): ``play_out`` gives
+the Python ``Rollout``'s values, end states and generator states, with the baselines' default
+and other options, and the searches decide the same with their rollouts in C as in Python (the
+policies' own alignment, decision by decision, is in ``tests/test_native_<game>.py``).
 
 Skipped when the extension is not built.
 """
@@ -362,7 +362,7 @@ def test_the_search_speed_bench_rolls_out_natively_where_it_can_and_says_so() ->
     assert rate > 0 and core == "python Rollout"
 
 
-# ---- ratatat and thegame: play_out and the search ------------------------------------------------
+# ---- sevn, ratatat and thegame: play_out and the search ------------------------------------------------
 def _built(game: str) -> bool:
     import importlib
 
@@ -371,6 +371,11 @@ def _built(game: str) -> bool:
 
 def _pair(game: str, options: dict) -> tuple:
     """(native engine, Python engine) of ``game`` with ``options``."""
+    if game == "sevn":
+        from cardarena.envs.sevn.native import NativeSevnGame
+        from cardarena.envs.sevn.rules import SevnGame
+
+        return NativeSevnGame(**options), SevnGame(**options)
     if game == "ratatat":
         from cardarena.envs.ratatat.native import NativeRatatatGame
         from cardarena.envs.ratatat.rules import RatatatGame
@@ -384,6 +389,12 @@ def _pair(game: str, options: dict) -> tuple:
 
 #: (game, engine options, policy, horizon) whose C rollouts are checked against Python's
 OTHER_PLAY_OUTS = [
+    ("sevn", {"num_players": 2}, "random", "game"),
+    ("sevn", {"num_players": 5, "target_score": 60}, "random", "round"),
+    ("sevn", {"num_players": 3}, "threshold", "round"),
+    ("sevn", {"num_players": 8, "target_score": 100}, "threshold", "game"),
+    ("sevn", {"num_players": 4}, "ev", "round"),
+    ("sevn", {"num_players": 6, "target_score": 60}, "ev", "game"),
     ("ratatat", {"num_players": 2}, "random", "game"),
     ("ratatat", {"num_players": 4}, "random", "round"),
     ("ratatat", {"num_players": 3, "num_rounds": 2}, "tracker", "game"),
@@ -397,7 +408,7 @@ OTHER_PLAY_OUTS = [
 
 
 @pytest.mark.parametrize(("game", "options", "policy", "horizon"), OTHER_PLAY_OUTS)
-def test_ratatat_and_thegame_play_out_gives_the_python_rollouts_values(
+def test_sevn_ratatat_and_thegame_play_out_gives_the_python_rollouts_values(
     game: str, options: dict, policy: str, horizon: str
 ) -> None:
     """Same world, same generators: the same values, end state and generator state as the
@@ -428,8 +439,11 @@ def test_ratatat_and_thegame_play_out_gives_the_python_rollouts_values(
     for w, c in zip(worlds, copies, strict=True):
         assert native.to_dict(w) == python.to_dict(c)
         assert w.rng.bit_generator.state == c.rng.bit_generator.state
-    if horizon == "round" and game == "ratatat":
-        assert any(s.round_index != w.round_index for s, w in zip(starts, worlds, strict=True))
+    if horizon == "round" and game != "thegame":
+        assert any(
+            native.round_index(s) != native.round_index(w)
+            for s, w in zip(starts, worlds, strict=True)
+        )
     if policy == "random":  # one random.Random for the batch, as run() after run() uses it
         py, ref = random.Random(5), random.Random(5)
         start = None if horizon == "game" else rounds[0]
@@ -482,14 +496,14 @@ def test_thegame_play_out_takes_the_planners_options() -> None:
     assert not np.array_equal(got, native.play_out([native.clone(s) for s in starts], "planner"))
 
 
-@pytest.mark.parametrize("game", ["ratatat", "thegame"])
-def test_ratatat_and_thegame_play_out_refuse_bad_input(game: str) -> None:
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_sevn_ratatat_and_thegame_play_out_refuse_bad_input(game: str) -> None:
     if not _built(game):
         pytest.skip(f"the {game} native core is not built")
     native, python = _pair(game, {"num_players": 3})
     other, _ = _pair(game, {"num_players": 2})
     state = native.new_game(np.random.default_rng(0))
-    good = "tracker" if game == "ratatat" else "planner"
+    good = {"sevn": "ev", "ratatat": "tracker", "thegame": "planner"}[game]
     with pytest.raises(ConfigError, match="policy 'greedy'; allowed"):
         native.play_out([state], "greedy")
     with pytest.raises(ConfigError, match="seeds .* or py"):
@@ -508,7 +522,9 @@ def test_ratatat_and_thegame_play_out_refuse_bad_input(game: str) -> None:
             native.play_out([state], good, 0)
         with pytest.raises(ConfigError, match="max_nodes 0; allowed"):
             native.play_out([state], good, max_nodes=0)
-    assert set(native.rollout_policies) == {"random", good}
+    assert set(native.rollout_policies) == {"random", good} | (
+        {"threshold"} if game == "sevn" else set()
+    )
     from cardarena.agents.specs import scripted
 
     for policy, names in native.rollout_policies.items():
@@ -517,8 +533,8 @@ def test_ratatat_and_thegame_play_out_refuse_bad_input(game: str) -> None:
             assert all(hasattr(agent, name) for name in names)
 
 
-@pytest.mark.parametrize("game", ["ratatat", "thegame"])
-def test_the_c_mersenne_twisters_of_ratatat_and_thegame_draw_what_python_draws(game: str) -> None:
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_the_c_mersenne_twisters_of_the_other_games_draw_what_python_draws(game: str) -> None:
     if not _built(game):
         pytest.skip(f"the {game} native core is not built")
     import importlib
@@ -532,6 +548,11 @@ def test_the_c_mersenne_twisters_of_ratatat_and_thegame_draw_what_python_draws(g
 #: (game, engine options, search spec, decisions): native rollouts against Python ones, the
 #: same decisions (the Python planner's rollouts of a 2-player pimc are the slow ones)
 OTHER_SEARCHES = [
+    ("sevn", {"num_players": 2}, "pimc:worlds=3,rollout=ev,horizon=round", 100),
+    ("sevn", {"num_players": 4}, "pimc:worlds=2,rollouts=2,rollout=random", 100),
+    ("sevn", {"num_players": 5, "target_score": 60}, "pimc:worlds=3,rollout=threshold", 80),
+    ("sevn", {"num_players": 3}, "ismcts:iterations=16,rollout=ev,horizon=round", 100),
+    ("sevn", {"num_players": 6}, "ismcts:iterations=16,rollout=random,horizon=round", 100),
     ("ratatat", {"num_players": 2}, "pimc:worlds=2,rollout=tracker,horizon=round", 80),
     ("ratatat", {"num_players": 4}, "pimc:worlds=2,rollouts=2,rollout=random,horizon=round", 120),
     ("ratatat", {"num_players": 3, "num_rounds": 2}, "ismcts:iterations=6,rollout=tracker", 40),
@@ -549,7 +570,7 @@ OTHER_SEARCHES = [
 
 
 @pytest.mark.parametrize(("game", "options", "spec", "count"), OTHER_SEARCHES)
-def test_ratatat_and_thegame_search_decides_the_same_with_rollouts_in_c_as_in_python(
+def test_sevn_ratatat_and_thegame_search_decides_the_same_with_rollouts_in_c_as_in_python(
     game: str, options: dict, spec: str, count: int
 ) -> None:
     """The same native engine, the rollouts in C against the Python ``Rollout``
@@ -579,3 +600,81 @@ def test_ratatat_and_thegame_search_decides_the_same_with_rollouts_in_c_as_in_py
             assert fast._rollout.native is not None and slow._rollout.native is None
             native.apply(state, a)
             decisions += 1
+
+
+#: (game, engine options, the C baseline policy) of the batch entry point's checks
+OTHER_BATCHES = [
+    ("sevn", {"num_players": 4}, "ev"),
+    ("sevn", {"num_players": 5}, "threshold"),
+    ("ratatat", {"num_players": 3, "num_rounds": 2}, "tracker"),
+    ("thegame", {"num_players": 3, "signals": True}, "planner"),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "policy"), OTHER_BATCHES)
+def test_other_rollout_batches_are_seeded_and_leave_their_states_alone(
+    game: str, options: dict, policy: str
+) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, _ = _pair(game, options)
+    n = native.num_players
+    starts = _starts(native, 5, seed=6)
+    before = [(native.to_dict(s), s.rng.bit_generator.state) for s in starts]
+    horizons = ("game", 7) if game == "thegame" else ("game", "round", 7)
+    for pol in ("random", policy):
+        for horizon in horizons:
+            a, made = native.rollout_batch(starts, pol, horizon, seed=1, rollouts=20)
+            b, again = native.rollout_batch(starts, pol, horizon, seed=1, rollouts=20)
+            assert a.shape == (5 * 20, n) and a.dtype == np.float64
+            assert np.array_equal(a, b) and made == again > 0
+            if horizon == 7:
+                assert made <= 5 * 20 * 7
+            # a baseline draws only the reshuffles (none in the planner's games, few in a round)
+            if pol == "random" or (horizon == "game" and game != "thegame"):
+                c, _ = native.rollout_batch(starts, pol, horizon, seed=2, rollouts=20)
+                assert not np.array_equal(a, c)
+            if horizon == "game" and game != "thegame":
+                assert np.allclose(a.sum(axis=1), 0.0)  # zero-sum returns
+    assert [(native.to_dict(s), s.rng.bit_generator.state) for s in starts] == before
+    assert native.rollout_batch([], policy)[0].shape == (0, n)
+
+
+@pytest.mark.parametrize(("game", "options", "policy"), OTHER_BATCHES)
+def test_a_baseline_batch_plays_the_games_play_out_plays(
+    game: str, options: dict, policy: str
+) -> None:
+    """The baselines draw nothing: one rollout of a state whose generator is
+    ``default_rng(seed)`` is ``rollout_batch(seed=seed)``'s, value for value (and so, through
+    ``play_out``, the Python ``Rollout``'s)."""
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, _ = _pair(game, options)
+    starts = _starts(native, 12, seed=4)
+    for horizon in ("game",) if game == "thegame" else ("game", "round"):
+        for k, state in enumerate(starts):
+            start = native.round_index(state) if horizon == "round" else None
+            got, _ = native.rollout_batch([state], policy, horizon, seed=k)
+            world = native.clone(state, rng=np.random.default_rng(k))
+            assert got.tolist() == native.play_out([world], policy, start).tolist()
+
+
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_other_rollout_batches_refuse_bad_input(game: str) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, python = _pair(game, {"num_players": 3})
+    state = native.new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="horizon 'hand'; allowed"):
+        native.rollout_batch([state], "random", "hand")
+    with pytest.raises(ConfigError, match="horizon 0; allowed"):
+        native.rollout_batch([state], "random", 0)
+    with pytest.raises(ConfigError, match="rollouts 0; allowed"):
+        native.rollout_batch([state], "random", "game", rollouts=0)
+    with pytest.raises(ConfigError, match="policy 'greedy'; allowed"):
+        native.rollout_batch([state], "greedy")
+    with pytest.raises(ConfigError, match="among the states"):
+        native.rollout_batch([python.new_game(np.random.default_rng(0))])
+    if game == "thegame":
+        with pytest.raises(ConfigError, match="horizon 'round'; allowed: 'game' or a number"):
+            native.rollout_batch([state], "random", "round")

@@ -16,6 +16,7 @@ float32 at the end, the same operations in the same order), so the observation i
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int8_t, uint32_t, uint64_t
@@ -1081,7 +1082,9 @@ cdef struct Play:
     int policy
     double knock_margin  # TrackerAgent.knock_margin
     double peek_value  # TrackerAgent.peek_value
-    MT *mt  # the random policy's actions: legal[int(random.random() * len(legal))]
+    int use_mt  # the random policy's actions: random.random() of mt (1), or the bit generator (0)
+    MT *mt  # legal[int(random.random() * len(legal))] (use_mt 1)
+    bitgen_t *pick  # legal[random_interval(len(legal) - 1)] (use_mt 0)
     int to_round  # stop when the round index is no longer ``start``
     int start
     long long max_decisions
@@ -1107,7 +1110,10 @@ cdef long long play_c(R *w, bitgen_t *bg, Play *p, long long made) noexcept nogi
             apply_action(w, bg, tracker_act(w, p.knock_margin, p.peek_value))
         else:
             m = legal(w, acts)
-            apply_action(w, bg, acts[<int>(mt_random(p.mt) * m)])
+            if p.use_mt:
+                apply_action(w, bg, acts[<int>(mt_random(p.mt) * m)])
+            else:
+                apply_action(w, bg, acts[random_interval(p.pick, <uint64_t>(m - 1))])
         made += 1
         if w.err:
             break
@@ -1630,6 +1636,91 @@ cdef class NativeState:
         return self.s.decisions
 
 
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, double knock_margin=7.0, double peek_value=1.5):
+    """``rollouts`` playouts of every native state in ``states``, all inside C, with ``policy``
+    (``random`` or ``tracker``) to the ``horizon``: ``"game"`` (the returns), ``"round"`` (the
+    end of round ``start``, default each state's round in progress: each seat's standing, or
+    the returns if the game ended first) or an int N >= 1 (N decisions, valued the same way).
+    The random actions and the reshuffles come from ``np.random.default_rng(seed)``; the states
+    and their generators are unchanged. Returns (values float64[len(states) * rollouts, seats],
+    rollout r of state i in row i * rollouts + r; decisions played)."""
+    cdef Play p
+    cdef int i, r, m = len(states), n = 0, failed = 0
+    cdef long long decisions = 0, made
+    cdef R w
+    cdef R *src
+    cdef int own_start = start is None
+    memset(&p, 0, sizeof(Play))
+    p.policy = policy_id(policy)
+    p.knock_margin = knock_margin
+    p.peek_value = peek_value
+    p.max_decisions = 1LL << 62
+    if horizon == "round":
+        p.to_round = 1
+        if not own_start:
+            p.start = start
+    elif isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        p.max_decisions = horizon
+    elif horizon != "game":
+        raise ConfigError(f"ratatat rollouts: horizon {horizon!r}; allowed: 'game', 'round' or "
+                          f"a number of decisions >= 1")
+    if rollouts < 1:
+        raise ConfigError(f"ratatat rollouts: rollouts {rollouts}; allowed: 1 or more")
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"ratatat rollouts: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"ratatat rollouts: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    cdef int cut = horizon != "game"
+    p.pick = bg
+    values = np.zeros((m * rollouts, n), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                src = <R *>ptrs[i]
+                if own_start:
+                    p.start = src.round_index
+                for r in range(rollouts):
+                    w = src[0]
+                    made = 0
+                    while True:  # play_c stops at every round's end
+                        made = play_c(&w, bg, &p, made)
+                        if w.err or w.over or made >= p.max_decisions or (
+                                p.to_round and w.round_index != p.start):
+                            break
+                    decisions += made
+                    if w.err:
+                        failed = 1
+                        break
+                    if w.over or not cut:
+                        returns_c(&w, &vals[i * rollouts + r, 0])
+                    else:
+                        standing_c(&w, &vals[i * rollouts + r, 0])
+                if failed:
+                    break
+    finally:
+        PyMem_Free(ptrs)
+    if failed:
+        raise RuntimeError("ratatat: no card left to draw (draw and discard piles empty)")
+    return values, decisions
+
+
 def play_out(list states, str policy="random", start=None, seeds=None, py=None,
              double knock_margin=7.0, double peek_value=1.5, long long max_decisions=20_000):
     """``Rollout.run`` of the search agents on every native state, in place and in C: each state
@@ -1649,7 +1740,9 @@ def play_out(list states, str policy="random", start=None, seeds=None, py=None,
     p.policy = policy_id(policy)
     p.knock_margin = knock_margin
     p.peek_value = peek_value
+    p.use_mt = 1
     p.mt = &mt
+    p.pick = NULL
     p.max_decisions = max_decisions
     p.to_round = to_round
     p.start = start if to_round else 0

@@ -23,6 +23,7 @@ for decision (the same search in the same order, the same float arithmetic), for
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
@@ -1573,6 +1574,93 @@ PLANNER_OPTIONS = {"bonus": 1.5, "dead_weight": 5.0, "last_weight": 1.0, "wait_p
 class _Options:
     def __init__(self, options):
         self.__dict__.update(options)
+
+
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, **options):
+    """``rollouts`` playouts of every native state in ``states``, all inside C, with ``policy``
+    (``random`` or ``planner``, with ``PlannerAgent``'s options; a fresh agent per seat and
+    playout) to the ``horizon``: ``"game"`` or an int N >= 1 (N decisions); thegame has no
+    rounds (``start`` must be None). The random actions come from
+    ``np.random.default_rng(seed)``; the states are unchanged. Returns (values
+    float64[len(states) * rollouts, seats]: the shared return, cards on the piles / 98; rollout
+    r of state i in row i * rollouts + r; decisions played)."""
+    cdef int i, r, k, a, m = len(states), n = 0, use_planner
+    cdef long long decisions = 0, made, max_decisions = 1LL << 62
+    cdef int acts[MAXLEGAL]
+    cdef PlannerCfg cfg
+    cdef Plan plans[5]
+    cdef double v
+    cdef TG w
+    cdef TG *src
+    if policy not in ("random", "planner"):
+        raise ConfigError(f"thegame rollouts: policy {policy!r}; allowed: 'random' or 'planner'")
+    use_planner = policy == "planner"
+    if isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        max_decisions = horizon
+    elif horizon != "game":
+        raise ConfigError(f"thegame rollouts: horizon {horizon!r}; allowed: 'game' or a number "
+                          f"of decisions >= 1 (thegame has no rounds)")
+    if start is not None:
+        raise ConfigError(f"thegame rollouts: start {start!r}; allowed: None (thegame has no "
+                          f"rounds)")
+    if rollouts < 1:
+        raise ConfigError(f"thegame rollouts: rollouts {rollouts}; allowed: 1 or more")
+    unknown = sorted(set(options) - set(PLANNER_OPTIONS))
+    if unknown or (options and not use_planner):
+        raise ConfigError(f"thegame rollouts: options {sorted(options)} for policy {policy!r}; "
+                          f"allowed: {sorted(PLANNER_OPTIONS) if use_planner else 'none'}")
+    cfg = planner_cfg(_Options({**PLANNER_OPTIONS, **options}))
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"thegame rollouts: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"thegame rollouts: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    values = np.zeros((m * rollouts, n), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                src = <TG *>ptrs[i]
+                for r in range(rollouts):
+                    w = src[0]
+                    for k in range(MAXP):
+                        plans[k].n = 0
+                        plans[k].at = 0
+                    made = 0
+                    while not w.over and made < max_decisions:
+                        if use_planner:
+                            a = planner_act(&w, &cfg, &plans[w.current])
+                            if a < 0:
+                                break
+                        else:
+                            k = legal(&w, acts)
+                            if k == 0:  # a loaded state G9 should have ended
+                                break
+                            a = acts[random_interval(bg, <uint64_t>(k - 1))]
+                        apply_action(&w, a)
+                        made += 1
+                    decisions += made
+                    v = w.on_piles / <double>NCARDS
+                    for k in range(n):
+                        vals[i * rollouts + r, k] = v
+    finally:
+        PyMem_Free(ptrs)
+    return values, decisions
 
 
 def play_out(list states, str policy="random", start=None, seeds=None, py=None,

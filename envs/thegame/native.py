@@ -128,6 +128,27 @@ class NativeThegameGame(NativeEngine, TheGame):
         ),
     }
 
+    def rollout_batch(
+        self,
+        states: list[Any],
+        policy: str = "random",
+        horizon: str | int = "game",
+        seed: int = 0,
+        rollouts: int = 1,
+        start: int | None = None,
+        **options: Any,
+    ) -> tuple[np.ndarray, int]:
+        """``rollouts`` playouts of every state in one call into C (``_native.rollout_batch``):
+        (values float64[len(states) * rollouts, seats], rollout r of state i in row
+        i * rollouts + r; decisions played). ``horizon``: ``"game"`` or N decisions (thegame has no rounds). Random actions (and
+        reshuffles) from ``default_rng(seed)``; the states and their generators are
+        unchanged."""
+        states = self._native_states(states)
+        values, made = _native.rollout_batch(
+            states, policy, horizon, seed, rollouts, start, **options
+        )
+        return (values if states else np.zeros((0, self.num_players))), made
+
     def play_out(
         self,
         states: list[Any],
@@ -140,6 +161,12 @@ class NativeThegameGame(NativeEngine, TheGame):
         """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
         float64[len(states), seats], those of the Python rollout from the same generators (the
         random policy's actions from ``random.Random(seeds[i])`` or the one ``py``)."""
+        states = self._native_states(states)
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, **options)
+
+    def _native_states(self, states: Any) -> list[Any]:
         states = list(states)
         for st in states:
             if not isinstance(st, NativeState) or st.num_players != self.num_players:
@@ -148,6 +175,4 @@ class NativeThegameGame(NativeEngine, TheGame):
                     f"states of this {self.num_players}-player engine (from_python converts a "
                     f"TheGameState)"
                 )
-        if not states:
-            return np.zeros((0, self.num_players))
-        return _native.play_out(states, policy, start, seeds, py, **options)
+        return states
