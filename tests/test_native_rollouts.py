@@ -678,3 +678,17 @@ def test_other_rollout_batches_refuse_bad_input(game: str) -> None:
     if game == "thegame":
         with pytest.raises(ConfigError, match="horizon 'round'; allowed: 'game' or a number"):
             native.rollout_batch([state], "random", "round")
+
+
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_the_search_speed_bench_rolls_the_other_games_out_natively(game: str) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    from bench.search_speed import policy_speed, positions
+    from cardarena.agents.specs import best_baseline
+
+    native, _ = _pair(game, {"num_players": 3})
+    starts = positions(native, 4, seed=1)
+    for policy in ("random", best_baseline(game)):
+        rate, core = policy_speed(game, envs.get_spec(game), native, starts, policy, 0.02)
+        assert rate > 0 and core == "native batch (C)"

@@ -484,6 +484,7 @@ cdef struct Move:
 
 cdef struct Search:
     PlannerCfg *cfg
+    uint64_t ob[2]  # the open cards (``op``) as bits: values 0..63, 64..127
     double penalty[4]
     int need
     double best_val
@@ -521,13 +522,41 @@ cdef inline int takes(int q, int v, int *t) noexcept nogil:
     return v > t[q] if q < 2 else v < t[q]
 
 
-cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, int *dead,
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
+cdef inline uint64_t bits_from(int a, int b) noexcept nogil:
+    """The bits a..b (0 <= a <= b <= 63)."""
+    return ((~(<uint64_t>0)) >> (63 - b)) & ((~(<uint64_t>0)) << a)
+
+
+cdef inline int count_open_bits(uint64_t *ob, int lo, int hi) noexcept nogil:
+    """``count_open`` of the open cards as bits (``ob[0]``: values 0..63, ``ob[1]``: 64..127)."""
+    cdef int total = 0
+    if lo < 0:
+        lo = 0
+    if hi > 127:
+        hi = 127
+    if hi < lo:
+        return 0
+    if lo < 64:
+        total += popcount64(ob[0] & bits_from(lo, hi if hi < 64 else 63))
+    if hi >= 64:
+        total += popcount64(ob[1] & bits_from((lo if lo >= 64 else 64) - 64, hi - 64))
+    return total
+
+
+cdef void between_counts(uint64_t *ob, int *t, int p, int lo, int hi, int *cnt, int *dead,
                          int *last) noexcept nogil:
     """The open cards strictly between ``lo`` and ``hi``: their number, those no pile but ``p``
     takes and those exactly one other pile takes (constant between the other piles' tops)."""
     cdef int a = lo + 1, b = hi - 1, q, x, k, j, m = 0, s, e, others, c
     cdef int cuts[4]
-    cnt[0] = count_open(prefix, a, b)
+    cnt[0] = count_open_bits(ob, a, b)
     dead[0] = 0
     last[0] = 0
     if cnt[0] == 0:
@@ -551,7 +580,7 @@ cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, i
             for q in range(NPILES):
                 if q != p and takes(q, s, t):
                     others += 1
-            c = count_open(prefix, s, e)
+            c = count_open_bits(ob, s, e)
             if others == 0:
                 dead[0] += c
             elif others == 1:
@@ -560,10 +589,10 @@ cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, i
             s = cuts[j]
 
 
-cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double dw, double lw,
+cdef int moves_c(int8_t *h, int m, int *t, uint64_t *ob, double *penalty, double dw, double lw,
                  Move *out) noexcept nogil:
     """``_moves``: the plays from hand ``h`` (sorted) onto tops ``t``, sorted as Python sorts the
-    tuples (cost, card, pile, sets up a trick); their count (``prefix[v]``: open cards below v)."""
+    tuples (cost, card, pile, sets up a trick); their count (``ob``: the open cards as bits)."""
     cdef int n = 0, p, i, k, c, top, step, forward, lo, hi, cnt, dead, last
     cdef int cands[10]
     cdef int ncand, j, dup
@@ -617,7 +646,7 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
             else:
                 lo = c
                 hi = top
-            between_counts(prefix, t, p, lo, hi, &cnt, &dead, &last)
+            between_counts(ob, t, p, lo, hi, &cnt, &dead, &last)
             kk = cnt
             if cnt:
                 kk += dw * dead
@@ -642,7 +671,6 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
 
 cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double cost) noexcept nogil:
     cdef Move mv[64]
-    cdef int prefix[129]
     cdef int nm, k, i, j, found
     cdef double val
     cdef uint64_t lo = 0, hi = 0
@@ -690,10 +718,7 @@ cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double co
             S.seen_cost[i] = cost
             break
         i = (i + 1) & (MAXSEEN - 1)
-    prefix[0] = 0
-    for k in range(128):
-        prefix[k + 1] = prefix[k] + op[k]
-    nm = moves_c(h, m, t, prefix, S.penalty, S.cfg.dead_weight, S.cfg.last_weight, mv)
+    nm = moves_c(h, m, t, S.ob, S.penalty, S.cfg.dead_weight, S.cfg.last_weight, mv)
     for i in range(nm):
         if n >= S.need and mv[i].k >= S.cfg.bonus and not mv[i].setup:
             continue  # an extra play only when cheap, or to set up a trick
@@ -711,12 +736,14 @@ cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double co
             t2[k] = t[k]
         t2[p] = c
         op[c] = 0
+        S.ob[c >> 6] &= ~((<uint64_t>1) << (c & 63))
         S.seq[S.seq_len][0] = c
         S.seq[S.seq_len][1] = p
         S.seq_len += 1
         dfs(S, h2, j, t2, op, n + 1, cost + mv[i].k)
         S.seq_len -= 1
         op[c] = 1
+        S.ob[c >> 6] |= (<uint64_t>1) << (c & 63)
 
 
 cdef int play_cost_c(int card, int pile, int top, uint8_t *op) noexcept nogil:
@@ -792,6 +819,11 @@ cdef int plan_turn(TG *s, PlannerCfg *cfg, int seat, Plan *plan) noexcept nogil:
                     S.penalty[p] = cfg.wait_penalty
                 elif s.signals[q][p] == 2 and cfg.help_penalty > S.penalty[p]:
                     S.penalty[p] = cfg.help_penalty
+    S.ob[0] = 0
+    S.ob[1] = 0
+    for k in range(128):
+        if op[k]:
+            S.ob[k >> 6] |= (<uint64_t>1) << (k & 63)
     dfs(&S, hand, m, tops, op, 0, 0.0)
     if not S.best_val < INFINITY:
         S.best_len = S.fb_len
