@@ -504,12 +504,11 @@ cdef struct Search:
     uint8_t used[256]
 
 
-cdef inline int in_hand(int8_t *h, int m, int c) noexcept nogil:
-    cdef int k
-    for k in range(m):
-        if h[k] == c:
-            return 1
-    return 0
+cdef inline int in_bits(uint64_t *bits, int c) noexcept nogil:
+    """``in_hand`` of a hand kept as bits (``bits[0]``: cards 0..63, ``bits[1]``: 64..127)."""
+    if c < 0 or c > 127:
+        return 0
+    return <int>((bits[c >> 6] >> (c & 63)) & 1)
 
 
 cdef inline int fits_top(int card, int pile, int top) noexcept nogil:
@@ -598,6 +597,11 @@ cdef int moves_c(int8_t *h, int m, int *t, uint64_t *ob, double *penalty, double
     cdef int ncand, j, dup
     cdef double kk
     cdef Move tmp
+    cdef uint64_t hb[2]
+    hb[0] = 0
+    hb[1] = 0
+    for k in range(m):  # the hand as bits: a card's test in one step
+        hb[h[k] >> 6] |= (<uint64_t>1) << (h[k] & 63)
     for p in range(NPILES):
         top = t[p]
         ncand = 0
@@ -606,13 +610,13 @@ cdef int moves_c(int8_t *h, int m, int *t, uint64_t *ob, double *penalty, double
             while i < m and h[i] <= top:  # bisect_right
                 i += 1
             for k in range(i + 1, m):
-                if in_hand(h, m, h[k] - 10):
+                if in_bits(hb, h[k] - 10):
                     cands[ncand] = h[k]
                     ncand += 1
             if i < m:
                 cands[ncand] = h[i]
                 ncand += 1
-            if in_hand(h, m, top - 10):
+            if in_bits(hb, top - 10):
                 cands[ncand] = top - 10
                 ncand += 1
             step = -10
@@ -621,13 +625,13 @@ cdef int moves_c(int8_t *h, int m, int *t, uint64_t *ob, double *penalty, double
             while i < m and h[i] < top:  # bisect_left
                 i += 1
             for k in range(0, (i - 1) if i - 1 > 0 else 0):
-                if in_hand(h, m, h[k] + 10):
+                if in_bits(hb, h[k] + 10):
                     cands[ncand] = h[k]
                     ncand += 1
             if i > 0:
                 cands[ncand] = h[i - 1]
                 ncand += 1
-            if in_hand(h, m, top + 10):
+            if in_bits(hb, top + 10):
                 cands[ncand] = top + 10
                 ncand += 1
             step = 10
@@ -655,7 +659,7 @@ cdef int moves_c(int8_t *h, int m, int *t, uint64_t *ob, double *penalty, double
             out[n].k = kk
             out[n].c = c
             out[n].p = p
-            out[n].setup = in_hand(h, m, c + step)
+            out[n].setup = in_bits(hb, c + step)
             n += 1
     for i in range(1, n):  # insertion sort by (k, c, p, setup)
         tmp = out[i]
