@@ -555,16 +555,16 @@ OTHER_SEARCHES = [
     ("sevn", {"num_players": 6}, "ismcts:iterations=16,rollout=random,horizon=round", 100),
     ("ratatat", {"num_players": 2}, "pimc:worlds=2,rollout=tracker,horizon=round", 80),
     ("ratatat", {"num_players": 4}, "pimc:worlds=2,rollouts=2,rollout=random,horizon=round", 120),
-    ("ratatat", {"num_players": 3, "num_rounds": 2}, "ismcts:iterations=6,rollout=tracker", 40),
+    ("ratatat", {"num_players": 3, "num_rounds": 2}, "ismcts:iterations=6,rollout=tracker", 25),
     ("ratatat", {"num_players": 5}, "ismcts:iterations=12,rollout=random,horizon=round", 120),
-    ("thegame", {"num_players": 2}, "pimc:worlds=1,rollout=planner", 10),
+    ("thegame", {"num_players": 2}, "pimc:worlds=1,rollout=planner", 5),
     (
         "thegame",
         {"num_players": 3, "signals": True},
         "pimc:worlds=2,rollouts=2,rollout=random",
         120,
     ),
-    ("thegame", {"num_players": 4}, "ismcts:iterations=8,rollout=planner", 30),
+    ("thegame", {"num_players": 4}, "ismcts:iterations=8,rollout=planner", 20),
     ("thegame", {"num_players": 5, "signals": True}, "ismcts:iterations=12,rollout=random", 120),
 ]
 
