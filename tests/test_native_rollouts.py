@@ -692,3 +692,22 @@ def test_the_search_speed_bench_rolls_the_other_games_out_natively(game: str) ->
     for policy in ("random", best_baseline(game)):
         rate, core = policy_speed(game, envs.get_spec(game), native, starts, policy, 0.02)
         assert rate > 0 and core == "native batch (C)"
+
+
+def test_thegame_play_outs_planner_defaults_are_the_agents() -> None:
+    if not _built("thegame"):
+        pytest.skip("the thegame native core is not built")
+    import inspect
+
+    from cardarena.agents.baselines.thegame import PlannerAgent
+    from cardarena.envs.thegame import _native as ext
+
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(PlannerAgent.__init__).parameters.items()
+        if name not in ("self", "seed")
+    }
+    assert ext.PLANNER_OPTIONS == defaults
+    from cardarena.envs.thegame.native import NativeThegameGame
+
+    assert set(NativeThegameGame.rollout_policies["planner"]) == set(defaults)
