@@ -3,11 +3,11 @@
 * **random / baseline rollout decisions/s**: what a search pays per simulated decision, with the
   random policy and with the game's best scripted baseline (``agents.specs.best_baseline``), from
   mid-game states to the game's end. Where the engine plays the policy in C
-  (``engine.rollout_policies``: flip6's native engine) through its batch entry point
-  (``engine.rollout_batch``: many rollouts in one call, states untouched), otherwise through the
-  Python ``Rollout``'s loops (``engine.clone`` once per rollout, then ``legal_actions`` +
-  ``apply`` with a random legal action, or ``envs.core.loop.play`` with the baseline in every
-  seat; clones counted in the time). The ``*_core`` fields say which. Issue 31's targets:
+  (``engine.rollout_policies``: the native engines of flip6, sevn, ratatat and thegame) through
+  its batch entry point (``engine.rollout_batch``: many rollouts in one call, states untouched),
+  otherwise through the Python ``Rollout``'s loops (``engine.clone`` once per rollout, then
+  ``legal_actions`` + ``apply`` with a random legal action, or ``envs.core.loop.play`` with the
+  baseline in every seat; clones counted in the time). The ``*_core`` fields say which. Issue 31's targets:
   >= 5M random and >= 1M best-baseline rollout decisions/s per core.
 * **sample/s**: ``Worlds.sample`` (one world of the seat's information set).
 * **search decisions/s**: decisions of a search agent at its budget (``--agents``), each a

@@ -1,4 +1,6 @@
-"""flip6's rollout policies and batch rollouts in C (``envs/flip6/_native.pyx``) against Python.
+"""The rollout policies and batch rollouts in C (``envs/<game>/_native.pyx``) against Python.
+
+flip6:
 
 * the C ports of ``threshold`` and ``ev`` pick the Python baselines' actions (every position of
   random and baseline games, 3-6 players, every seat that decides, default and other options);
@@ -8,6 +10,11 @@
   Python engine from the same generators, for every policy; ``rollout_batch`` is seeded, leaves its
   states alone and matches the Python rollouts in distribution;
 * ``pimc`` and ``ismcts`` make the same decisions (and scores) with the rollouts in C as in Python.
+
+sevn (``threshold``, ``ev``), ratatat (``tracker``) and thegame (``planner``): ``play_out`` gives
+the Python ``Rollout``'s values, end states and generator states, with the baselines' default
+and other options, and the searches decide the same with their rollouts in C as in Python (the
+policies' own alignment, decision by decision, is in ``tests/test_native_<game>.py``).
 
 Skipped when the extension is not built.
 """
@@ -353,6 +360,357 @@ def test_the_search_speed_bench_rolls_out_natively_where_it_can_and_says_so() ->
     python = Flip6Game(num_players=4)
     rate, core = policy_speed("flip6", SPEC, python, positions(python, 5, seed=1), "ev", 0.02)
     assert rate > 0 and core == "python Rollout"
+
+
+# ---- sevn, ratatat and thegame: play_out and the search ------------------------------------------------
+def _built(game: str) -> bool:
+    import importlib
+
+    return importlib.import_module(f"cardarena.envs.{game}.native").NATIVE_BUILT
+
+
+def _pair(game: str, options: dict) -> tuple:
+    """(native engine, Python engine) of ``game`` with ``options``."""
+    if game == "sevn":
+        from cardarena.envs.sevn.native import NativeSevnGame
+        from cardarena.envs.sevn.rules import SevnGame
+
+        return NativeSevnGame(**options), SevnGame(**options)
+    if game == "ratatat":
+        from cardarena.envs.ratatat.native import NativeRatatatGame
+        from cardarena.envs.ratatat.rules import RatatatGame
+
+        return NativeRatatatGame(**options), RatatatGame(**options)
+    from cardarena.envs.thegame.native import NativeThegameGame
+    from cardarena.envs.thegame.rules import TheGame
+
+    return NativeThegameGame(**options), TheGame(**options)
+
+
+#: (game, engine options, policy, horizon) whose C rollouts are checked against Python's
+OTHER_PLAY_OUTS = [
+    ("sevn", {"num_players": 2}, "random", "game"),
+    ("sevn", {"num_players": 5, "target_score": 60}, "random", "round"),
+    ("sevn", {"num_players": 3}, "threshold", "round"),
+    ("sevn", {"num_players": 8, "target_score": 100}, "threshold", "game"),
+    ("sevn", {"num_players": 4}, "ev", "round"),
+    ("sevn", {"num_players": 6, "target_score": 60}, "ev", "game"),
+    ("ratatat", {"num_players": 2}, "random", "game"),
+    ("ratatat", {"num_players": 4}, "random", "round"),
+    ("ratatat", {"num_players": 3, "num_rounds": 2}, "tracker", "game"),
+    ("ratatat", {"num_players": 5, "memory": "none"}, "tracker", "round"),
+    ("ratatat", {"num_players": 3, "max_turns": 6, "num_rounds": 2}, "tracker", "round"),
+    ("thegame", {"num_players": 1}, "random", "game"),
+    ("thegame", {"num_players": 3, "signals": True}, "random", "game"),
+    ("thegame", {"num_players": 2}, "planner", "game"),
+    ("thegame", {"num_players": 4, "signals": True, "min_cards_when_empty": 2}, "planner", "round"),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "policy", "horizon"), OTHER_PLAY_OUTS)
+def test_sevn_ratatat_and_thegame_play_out_gives_the_python_rollouts_values(
+    game: str, options: dict, policy: str, horizon: str
+) -> None:
+    """Same world, same generators: the same values, end state and generator state as the
+    Python ``Rollout`` on the Python engine (and a shared ``random.Random`` consumed alike)."""
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, python = _pair(game, options)
+    spec = envs.get_spec(game)
+    ours = Rollout(game, spec, native, policy, horizon)
+    theirs = Rollout(game, spec, python, policy, horizon)
+    assert ours.native is not None and ours.native[0] == policy and theirs.native is None
+    starts = _starts(native, 30, seed=len(options))
+    seeds = [int(s) for s in np.random.default_rng(9).integers(2**63, size=len(starts))]
+    worlds = [native.clone(s, rng=np.random.default_rng(k)) for k, s in enumerate(starts)]
+    copies = [
+        python.clone(s.to_python(), rng=np.random.default_rng(k)) for k, s in enumerate(starts)
+    ]
+    rounds = [ours.start(s) for s in starts]
+    want = [
+        theirs.run(c, random.Random(seed), start)
+        for c, seed, start in zip(copies, seeds, rounds, strict=True)
+    ]
+    got = [
+        ours.run_many([w], [seed], start)[0]
+        for w, seed, start in zip(worlds, seeds, rounds, strict=True)
+    ]
+    assert got == want
+    for w, c in zip(worlds, copies, strict=True):
+        assert native.to_dict(w) == python.to_dict(c)
+        assert w.rng.bit_generator.state == c.rng.bit_generator.state
+    if horizon == "round" and game != "thegame":
+        assert any(
+            native.round_index(s) != native.round_index(w)
+            for s, w in zip(starts, worlds, strict=True)
+        )
+    if policy == "random":  # one random.Random for the batch, as run() after run() uses it
+        py, ref = random.Random(5), random.Random(5)
+        start = None if horizon == "game" else rounds[0]
+        batch = [native.clone(s, rng=np.random.default_rng(1)) for s in starts[:1] * 4]
+        alike = [python.clone(s.to_python(), rng=np.random.default_rng(1)) for s in starts[:1] * 4]
+        assert native.play_out(batch, "random", start, py=py).tolist() == [
+            theirs.run(c, ref, start) for c in alike
+        ]
+        assert py.getstate() == ref.getstate()
+
+
+def test_ratatat_play_out_takes_the_trackers_options() -> None:
+    """Other settings than the defaults: the values of Python trackers with those settings."""
+    if not _built("ratatat"):
+        pytest.skip("the ratatat native core is not built")
+    from cardarena.agents.baselines.ratatat import TrackerAgent
+
+    native, python = _pair("ratatat", {"num_players": 3})
+    spec = envs.get_spec("ratatat")
+    for knock_margin, peek_value in ((2.0, 0.0), (12.0, 4.0)):
+        agents = [TrackerAgent(knock_margin, peek_value) for _ in range(3)]
+        theirs = Rollout("ratatat", spec, python, "tracker", "game", agents=agents)
+        starts = _starts(native, 15, seed=int(knock_margin))
+        got = native.play_out(
+            [native.clone(s) for s in starts],
+            "tracker",
+            knock_margin=knock_margin,
+            peek_value=peek_value,
+        )
+        want = [theirs.run(python.clone(s.to_python()), random.Random(0)) for s in starts]
+        assert got.tolist() == want
+        default = native.play_out([native.clone(s) for s in starts], "tracker")
+        assert not np.array_equal(got, default)  # the options do change the games
+
+
+def test_thegame_play_out_takes_the_planners_options() -> None:
+    if not _built("thegame"):
+        pytest.skip("the thegame native core is not built")
+    from cardarena.agents.baselines.thegame import PlannerAgent
+
+    native, python = _pair("thegame", {"num_players": 3, "signals": True})
+    spec = envs.get_spec("thegame")
+    settings = {"bonus": 4.0, "dead_weight": 1.0, "wait_penalty": 0.0, "max_nodes": 20}
+    agents = [PlannerAgent(**settings) for _ in range(3)]  # type: ignore[arg-type]
+    theirs = Rollout("thegame", spec, python, "planner", "game", agents=agents)
+    starts = _starts(native, 15, seed=2)
+    got = native.play_out([native.clone(s) for s in starts], "planner", **settings)
+    want = [theirs.run(python.clone(s.to_python()), random.Random(0)) for s in starts]
+    assert got.tolist() == want
+    assert not np.array_equal(got, native.play_out([native.clone(s) for s in starts], "planner"))
+
+
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_sevn_ratatat_and_thegame_play_out_refuse_bad_input(game: str) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, python = _pair(game, {"num_players": 3})
+    other, _ = _pair(game, {"num_players": 2})
+    state = native.new_game(np.random.default_rng(0))
+    good = {"sevn": "ev", "ratatat": "tracker", "thegame": "planner"}[game]
+    with pytest.raises(ConfigError, match="policy 'greedy'; allowed"):
+        native.play_out([state], "greedy")
+    with pytest.raises(ConfigError, match="seeds .* or py"):
+        native.play_out([state], "random")
+    with pytest.raises(ConfigError, match="2 seeds for 1 states"):
+        native.play_out([state], "random", seeds=[1, 2])
+    with pytest.raises(ConfigError, match="among the states"):
+        native.play_out([python.new_game(np.random.default_rng(0))], good)
+    with pytest.raises(ConfigError, match="among the states"):
+        native.play_out([other.new_game(np.random.default_rng(0))], good)
+    with pytest.raises((TypeError, ConfigError), match="bogus"):
+        native.play_out([state], good, bogus=1)
+    assert native.play_out([], good).shape == (0, 3)
+    if game == "thegame":
+        with pytest.raises(ConfigError, match="start 0; allowed: None"):
+            native.play_out([state], good, 0)
+        with pytest.raises(ConfigError, match="max_nodes 0; allowed"):
+            native.play_out([state], good, max_nodes=0)
+    assert set(native.rollout_policies) == {"random", good} | (
+        {"threshold"} if game == "sevn" else set()
+    )
+    from cardarena.agents.specs import scripted
+
+    for policy, names in native.rollout_policies.items():
+        if policy != "random":  # the options are attributes of the baseline it ports
+            agent = scripted(game)[policy]()
+            assert all(hasattr(agent, name) for name in names)
+
+
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_the_c_mersenne_twisters_of_the_other_games_draw_what_python_draws(game: str) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    import importlib
+
+    ext = importlib.import_module(f"cardarena.envs.{game}._native")
+    for seed in (0, 2**32 - 1, 2**32, 2**63 - 1):
+        ref = random.Random(seed)
+        assert ext._python_randoms(seed, 700) == [ref.random() for _ in range(700)]
+
+
+#: (game, engine options, search spec, decisions): native rollouts against Python ones, the
+#: same decisions (the Python planner's rollouts of a 2-player pimc are the slow ones)
+OTHER_SEARCHES = [
+    ("sevn", {"num_players": 2}, "pimc:worlds=3,rollout=ev,horizon=round", 100),
+    ("sevn", {"num_players": 4}, "pimc:worlds=2,rollouts=2,rollout=random", 100),
+    ("sevn", {"num_players": 5, "target_score": 60}, "pimc:worlds=3,rollout=threshold", 80),
+    ("sevn", {"num_players": 3}, "ismcts:iterations=16,rollout=ev,horizon=round", 100),
+    ("sevn", {"num_players": 6}, "ismcts:iterations=16,rollout=random,horizon=round", 100),
+    ("ratatat", {"num_players": 2}, "pimc:worlds=2,rollout=tracker,horizon=round", 80),
+    ("ratatat", {"num_players": 4}, "pimc:worlds=2,rollouts=2,rollout=random,horizon=round", 120),
+    ("ratatat", {"num_players": 3, "num_rounds": 2}, "ismcts:iterations=6,rollout=tracker", 25),
+    ("ratatat", {"num_players": 5}, "ismcts:iterations=12,rollout=random,horizon=round", 120),
+    ("thegame", {"num_players": 2}, "pimc:worlds=1,rollout=planner", 5),
+    (
+        "thegame",
+        {"num_players": 3, "signals": True},
+        "pimc:worlds=2,rollouts=2,rollout=random",
+        120,
+    ),
+    ("thegame", {"num_players": 4}, "ismcts:iterations=8,rollout=planner", 20),
+    ("thegame", {"num_players": 5, "signals": True}, "ismcts:iterations=12,rollout=random", 120),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "spec", "count"), OTHER_SEARCHES)
+def test_sevn_ratatat_and_thegame_search_decides_the_same_with_rollouts_in_c_as_in_python(
+    game: str, options: dict, spec: str, count: int
+) -> None:
+    """The same native engine, the rollouts in C against the Python ``Rollout``
+    (``native_rollouts = False``): the same actions and scores at every decision of a few
+    games. (thegame's C planner starts every rollout with fresh plans, the Python agents keep
+    theirs from the previous rollout: a kept plan is replayed only where the position it expects
+    recurs exactly, own hand, tops, cards played and signals, which no decision here meets.)"""
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, _ = _pair(game, options)
+    sspec = envs.get_spec(game)
+    fast, slow = make_agent(game, spec, seed=1), make_agent(game, spec, seed=1)
+    slow.native_rollouts = False
+    mask = np.zeros(native.num_actions, dtype=np.int8)
+    decisions, g = 0, 0
+    while decisions < count:
+        state = native.new_game(np.random.default_rng(g))
+        fast.reset(g)
+        slow.reset(g)
+        g += 1
+        while decisions < count and not native.is_over(state):
+            seat = native.current_player(state)
+            a = decide(sspec, native, state, seat, fast, mask)
+            b = decide(sspec, native, native.clone(state), seat, slow, mask)
+            assert a == b
+            assert fast.last_scores == slow.last_scores
+            assert fast._rollout.native is not None and slow._rollout.native is None
+            native.apply(state, a)
+            decisions += 1
+
+
+#: (game, engine options, the C baseline policy) of the batch entry point's checks
+OTHER_BATCHES = [
+    ("sevn", {"num_players": 4}, "ev"),
+    ("sevn", {"num_players": 5}, "threshold"),
+    ("ratatat", {"num_players": 3, "num_rounds": 2}, "tracker"),
+    ("thegame", {"num_players": 3, "signals": True}, "planner"),
+]
+
+
+@pytest.mark.parametrize(("game", "options", "policy"), OTHER_BATCHES)
+def test_other_rollout_batches_are_seeded_and_leave_their_states_alone(
+    game: str, options: dict, policy: str
+) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, _ = _pair(game, options)
+    n = native.num_players
+    starts = _starts(native, 5, seed=6)
+    before = [(native.to_dict(s), s.rng.bit_generator.state) for s in starts]
+    horizons = ("game", 7) if game == "thegame" else ("game", "round", 7)
+    for pol in ("random", policy):
+        for horizon in horizons:
+            a, made = native.rollout_batch(starts, pol, horizon, seed=1, rollouts=20)
+            b, again = native.rollout_batch(starts, pol, horizon, seed=1, rollouts=20)
+            assert a.shape == (5 * 20, n) and a.dtype == np.float64
+            assert np.array_equal(a, b) and made == again > 0
+            if horizon == 7:
+                assert made <= 5 * 20 * 7
+            # a baseline draws only the reshuffles (none in the planner's games, few in a round)
+            if pol == "random" or (horizon == "game" and game != "thegame"):
+                c, _ = native.rollout_batch(starts, pol, horizon, seed=2, rollouts=20)
+                assert not np.array_equal(a, c)
+            if horizon == "game" and game != "thegame":
+                assert np.allclose(a.sum(axis=1), 0.0)  # zero-sum returns
+    assert [(native.to_dict(s), s.rng.bit_generator.state) for s in starts] == before
+    assert native.rollout_batch([], policy)[0].shape == (0, n)
+
+
+@pytest.mark.parametrize(("game", "options", "policy"), OTHER_BATCHES)
+def test_a_baseline_batch_plays_the_games_play_out_plays(
+    game: str, options: dict, policy: str
+) -> None:
+    """The baselines draw nothing: one rollout of a state whose generator is
+    ``default_rng(seed)`` is ``rollout_batch(seed=seed)``'s, value for value (and so, through
+    ``play_out``, the Python ``Rollout``'s)."""
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, _ = _pair(game, options)
+    starts = _starts(native, 12, seed=4)
+    for horizon in ("game",) if game == "thegame" else ("game", "round"):
+        for k, state in enumerate(starts):
+            start = native.round_index(state) if horizon == "round" else None
+            got, _ = native.rollout_batch([state], policy, horizon, seed=k)
+            world = native.clone(state, rng=np.random.default_rng(k))
+            assert got.tolist() == native.play_out([world], policy, start).tolist()
+
+
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_other_rollout_batches_refuse_bad_input(game: str) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    native, python = _pair(game, {"num_players": 3})
+    state = native.new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="horizon 'hand'; allowed"):
+        native.rollout_batch([state], "random", "hand")
+    with pytest.raises(ConfigError, match="horizon 0; allowed"):
+        native.rollout_batch([state], "random", 0)
+    with pytest.raises(ConfigError, match="rollouts 0; allowed"):
+        native.rollout_batch([state], "random", "game", rollouts=0)
+    with pytest.raises(ConfigError, match="policy 'greedy'; allowed"):
+        native.rollout_batch([state], "greedy")
+    with pytest.raises(ConfigError, match="among the states"):
+        native.rollout_batch([python.new_game(np.random.default_rng(0))])
+    if game == "thegame":
+        with pytest.raises(ConfigError, match="horizon 'round'; allowed: 'game' or a number"):
+            native.rollout_batch([state], "random", "round")
+
+
+@pytest.mark.parametrize("game", ["sevn", "ratatat", "thegame"])
+def test_the_search_speed_bench_rolls_the_other_games_out_natively(game: str) -> None:
+    if not _built(game):
+        pytest.skip(f"the {game} native core is not built")
+    from bench.search_speed import policy_speed, positions
+    from cardarena.agents.specs import best_baseline
+
+    native, _ = _pair(game, {"num_players": 3})
+    starts = positions(native, 4, seed=1)
+    for policy in ("random", best_baseline(game)):
+        rate, core = policy_speed(game, envs.get_spec(game), native, starts, policy, 0.02)
+        assert rate > 0 and core == "native batch (C)"
+
+
+def test_thegame_play_outs_planner_defaults_are_the_agents() -> None:
+    if not _built("thegame"):
+        pytest.skip("the thegame native core is not built")
+    import inspect
+
+    from cardarena.agents.baselines.thegame import PlannerAgent
+    from cardarena.envs.thegame import _native as ext
+
+    defaults = {
+        name: p.default
+        for name, p in inspect.signature(PlannerAgent.__init__).parameters.items()
+        if name not in ("self", "seed")
+    }
+    assert ext.PLANNER_OPTIONS == defaults
+    from cardarena.envs.thegame.native import NativeThegameGame
+
+    assert set(NativeThegameGame.rollout_policies["planner"]) == set(defaults)
 
 
 # ---- suicidium: the heuristic in C (envs/suicidium/_native.pyx) -------------------------------

@@ -8,6 +8,10 @@
   step; the generators' states at the end), over the manifest's target scores and shorter ones,
   some from stacked decks, game totals and dealers.
 * Errors, conversion, pickling, clones, states the struct cannot hold, rollouts in one call.
+* The C ports of the ``threshold`` and ``ev`` baselines (rollout policies) pick the Python
+  agents' actions: every seat's decision of random and baseline games, 2-8 players, both target
+  scores of the manifest, default and other options; whole games played by the C policies are the
+  Python agents' games (``play_out`` against the Python ``Rollout``).
 
 Skipped when the extension is not built (``setup.py build_ext --inplace`` or ``pip install -e .``
 with Cython and a C compiler).
@@ -338,3 +342,133 @@ def test_a_state_the_c_struct_cannot_hold_is_refused():
     far.queue = [4]
     with pytest.raises(ConfigError, match="a pending draw's seat is 4; allowed: 0..3"):
         NativeState.from_python(far)
+
+
+# ---- the C rollout policies (ports of agents/baselines/sevn.py) ---------------------------------
+#: (policy, options: the agent's and the C port's) checked for alignment
+PORTS = [
+    ("threshold", {}),
+    ("threshold", {"threshold": 15}),
+    ("ev", {}),
+    ("ev", {"margin": -3.0, "lead_aversion": 25.0}),
+    ("ev", {"chase_in_hand": False, "lead_aversion": 0.0}),
+]
+
+
+def _baseline(policy: str, options: dict):
+    from cardarena.agents.baselines.sevn import BASELINES
+
+    return BASELINES[policy](**options)
+
+
+def _positions(num_players: int, target_score: int, games: int, seed: int):
+    """Every decision of ``games`` Python games, played by random, threshold and ev in turn."""
+    from cardarena import envs
+    from cardarena.envs.core.loop import decide
+
+    spec = envs.get_spec("sevn")
+    engine = rules.SevnGame(num_players=num_players, target_score=target_score)
+    players = [None, _baseline("threshold", {}), _baseline("ev", {})]
+    mask = np.zeros(engine.num_actions, dtype=np.int8)
+    plan = np.random.default_rng(seed)
+    for g in range(games):
+        state = engine.new_game(np.random.default_rng(int(plan.integers(2**31))))
+        player = players[g % 3]
+        while not state.over:
+            yield spec, engine, state
+            seat = engine.current_player(state)
+            if player is None:
+                legal = engine.legal_actions(state)
+                action = legal[int(plan.integers(len(legal)))]
+            else:
+                action = decide(spec, engine, state, seat, player, mask)
+            engine.apply(state, action)
+
+
+#: decisions of each kind met over all player counts (TARGET_SECOND_CHANCE is rare: a second
+#: SECOND_CHANCE drawn while someone else can take it)
+_KINDS: dict[int, int] = {}
+
+
+@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
+@pytest.mark.parametrize("target_score", [250, 60])
+def test_the_c_policies_pick_the_python_baselines_actions(num_players, target_score):
+    from cardarena.envs.core.loop import decide
+
+    agents = [(policy, _baseline(policy, o), o) for policy, o in PORTS]
+    mask = np.zeros(rules.NUM_ACTIONS, dtype=np.int8)
+    seats: set[int] = set()
+    checked = 0
+    games = 5 if target_score == 250 else 12
+    for spec, engine, state in _positions(num_players, target_score, games, seed=num_players):
+        seat = engine.current_player(state)
+        seats.add(seat)
+        _KINDS[state.decision] = _KINDS.get(state.decision, 0) + 1
+        native = NativeState.from_python(state, np.random.default_rng(0))
+        for policy, agent, options in agents:
+            want = decide(spec, engine, state, seat, agent, mask)
+            assert _native.policy_action(native, policy, **options) == want, (
+                policy,
+                options,
+                engine.to_dict(state),
+            )
+            assert _native.policy_action(state, policy, **options) == want
+            checked += 1
+    assert checked > len(PORTS) * 150
+    assert seats == set(range(num_players))
+
+
+def test_the_alignment_met_every_kind_of_decision():
+    """Run after the alignment test (same module, in order): every decision kind was checked."""
+    if sum(_KINDS.values()) < 5000:
+        pytest.skip("run with test_the_c_policies_pick_the_python_baselines_actions")
+    assert _KINDS[rules.TURN] > 5000, _KINDS
+    for kind in (rules.TARGET_FREEZE, rules.TARGET_FLIP_THREE, rules.FORK_CHOICE):
+        assert _KINDS[kind] > 150, (kind, _KINDS)
+    assert _KINDS[rules.KEEP_BALLAST] > 300, _KINDS
+    assert _KINDS[rules.TARGET_SECOND_CHANCE] >= 1, _KINDS
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6, 8])
+def test_whole_games_of_the_c_policies_are_the_python_agents_games(num_players):
+    """From the deal to the end: ``play_out`` (every seat the C port) ends each game where the
+    Python ``Rollout`` (every seat the Python agent) does: same state, generator and returns."""
+    import random
+
+    from cardarena import envs
+    from cardarena.agents.search.rollout import Rollout
+
+    spec = envs.get_spec("sevn")
+    python = rules.SevnGame(num_players=num_players, target_score=100)
+    native = NativeSevnGame(num_players=num_players, target_score=100)
+    games = 0
+    for policy, options in (("threshold", {"threshold": 20}), ("ev", {}), ("ev", {"margin": 2.0})):
+        agents = [_baseline(policy, options) for _ in range(num_players)]
+        theirs = Rollout("sevn", spec, python, policy, "game", agents=agents)
+        starts = [python.new_game(np.random.default_rng([num_players, g])) for g in range(25)]
+        worlds = [NativeState.from_python(python.clone(s)) for s in starts]
+        got = native.play_out(worlds, policy, **options)
+        want = [theirs.run(s, random.Random(0)) for s in starts]
+        assert got.tolist() == want
+        for w, s in zip(worlds, starts, strict=True):
+            assert w.over and native.to_dict(w) == python.to_dict(s)
+            assert w.rng.bit_generator.state == s.rng.bit_generator.state
+        games += len(starts)
+    assert games == 75
+
+
+def test_policy_action_refuses_what_it_cannot_decide():
+    engine = NativeSevnGame(num_players=3)
+    state = engine.new_game(np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="allowed: 'threshold' or 'ev'"):
+        engine.policy_action(state, "random")
+    with pytest.raises(ConfigError, match="policy 'tracker'; allowed"):
+        engine.policy_action(state, "tracker")
+    while not state.over:
+        engine.apply(state, engine.legal_actions(state)[0])
+    assert engine.policy_action(state, "ev") is None
+    assert set(engine.rollout_policies) == {"random", "threshold", "ev"}
+    for policy, names in engine.rollout_policies.items():
+        if policy != "random":  # the options are attributes of the baseline it ports
+            agent = _baseline(policy, {})
+            assert all(hasattr(agent, name) for name in names)

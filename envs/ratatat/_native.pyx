@@ -16,8 +16,10 @@ float32 at the end, the same operations in the same order), so the observation i
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint64_t
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.stdint cimport int8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 
 cimport numpy as cnp
@@ -965,6 +967,159 @@ cdef int tracker_act(R *s, double knock_margin, double peek_value) noexcept nogi
 
 
 # ---- Python state <-> struct -------------------------------------------------------------------
+# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t mt[624]
+    int index
+
+
+cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
+    cdef uint32_t key[2]
+    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > length else length
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000UL
+
+
+cdef uint32_t mt_next(MT *r) noexcept nogil:
+    cdef uint32_t y
+    cdef uint32_t *mt = r.mt
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        r.index = 0
+    y = mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
+    y ^= (y << 15) & <uint32_t>0xEFC60000UL
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT *r) noexcept nogil:
+    """``random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"ratatat rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
+    cdef int k
+    for k in range(MT_N):
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
+    return 0
+
+
+# ---- playing rollouts in C (the search's ``Rollout``: ``play_out``) ----------------------------
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_TRACKER = 1
+
+
+cdef struct Play:
+    int policy
+    double knock_margin  # TrackerAgent.knock_margin
+    double peek_value  # TrackerAgent.peek_value
+    int use_mt  # the random policy's actions: random.random() of mt (1), or the bit generator (0)
+    MT *mt  # legal[int(random.random() * len(legal))] (use_mt 1)
+    bitgen_t *pick  # legal[random_interval(len(legal) - 1)] (use_mt 0)
+    int to_round  # stop when the round index is no longer ``start``
+    int start
+    long long max_decisions
+
+
+cdef int policy_id(str policy) except -1:
+    if policy == "random":
+        return POLICY_RANDOM
+    if policy == "tracker":
+        return POLICY_TRACKER
+    raise ConfigError(f"ratatat rollouts: policy {policy!r}; allowed: 'random' or 'tracker'")
+
+
+cdef long long play_c(R *w, bitgen_t *bg, Play *p, long long made) noexcept nogil:
+    """Play ``w`` on with the policy (reshuffles from ``bg``) to the horizon, or until a round
+    ends (the caller records its scores) or a draw finds both piles empty (``w.err``); the
+    decisions made, counting on from ``made``."""
+    cdef int acts[80]
+    cdef int m, round_index = w.round_index
+    while (not w.over and made < p.max_decisions and not (p.to_round and w.round_index != p.start)
+           and w.round_index == round_index):
+        if p.policy == POLICY_TRACKER:
+            apply_action(w, bg, tracker_act(w, p.knock_margin, p.peek_value))
+        else:
+            m = legal(w, acts)
+            if p.use_mt:
+                apply_action(w, bg, acts[<int>(mt_random(p.mt) * m)])
+            else:
+                apply_action(w, bg, acts[random_interval(p.pick, <uint64_t>(m - 1))])
+        made += 1
+        if w.err:
+            break
+    return made
+
+
 cdef int check_range(str what, long long value, long long low, long long high) except -1:
     if not low <= value <= high:
         raise ConfigError(f"ratatat state: {what} is {value}; allowed: {low}..{high}")
@@ -1479,6 +1634,180 @@ cdef class NativeState:
     @property
     def decisions(self):
         return self.s.decisions
+
+
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, double knock_margin=7.0, double peek_value=1.5):
+    """``rollouts`` playouts of every native state in ``states``, all inside C, with ``policy``
+    (``random`` or ``tracker``) to the ``horizon``: ``"game"`` (the returns), ``"round"`` (the
+    end of round ``start``, default each state's round in progress: each seat's standing, or
+    the returns if the game ended first) or an int N >= 1 (N decisions, valued the same way).
+    The random actions and the reshuffles come from ``np.random.default_rng(seed)``; the states
+    and their generators are unchanged. Returns (values float64[len(states) * rollouts, seats],
+    rollout r of state i in row i * rollouts + r; decisions played)."""
+    cdef Play p
+    cdef int i, r, m = len(states), n = 0, failed = 0
+    cdef long long decisions = 0, made
+    cdef R w
+    cdef R *src
+    cdef int own_start = start is None
+    memset(&p, 0, sizeof(Play))
+    p.policy = policy_id(policy)
+    p.knock_margin = knock_margin
+    p.peek_value = peek_value
+    p.max_decisions = 1LL << 62
+    if horizon == "round":
+        p.to_round = 1
+        if not own_start:
+            p.start = start
+    elif isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        p.max_decisions = horizon
+    elif horizon != "game":
+        raise ConfigError(f"ratatat rollouts: horizon {horizon!r}; allowed: 'game', 'round' or "
+                          f"a number of decisions >= 1")
+    if rollouts < 1:
+        raise ConfigError(f"ratatat rollouts: rollouts {rollouts}; allowed: 1 or more")
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"ratatat rollouts: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"ratatat rollouts: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    cdef int cut = horizon != "game"
+    p.pick = bg
+    values = np.zeros((m * rollouts, n), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                src = <R *>ptrs[i]
+                if own_start:
+                    p.start = src.round_index
+                for r in range(rollouts):
+                    w = src[0]
+                    made = 0
+                    while True:  # play_c stops at every round's end
+                        made = play_c(&w, bg, &p, made)
+                        if w.err or w.over or made >= p.max_decisions or (
+                                p.to_round and w.round_index != p.start):
+                            break
+                    decisions += made
+                    if w.err:
+                        failed = 1
+                        break
+                    if w.over or not cut:
+                        returns_c(&w, &vals[i * rollouts + r, 0])
+                    else:
+                        standing_c(&w, &vals[i * rollouts + r, 0])
+                if failed:
+                    break
+    finally:
+        PyMem_Free(ptrs)
+    if failed:
+        raise RuntimeError("ratatat: no card left to draw (draw and discard piles empty)")
+    return values, decisions
+
+
+def play_out(list states, str policy="random", start=None, seeds=None, py=None,
+             double knock_margin=7.0, double peek_value=1.5, long long max_decisions=20_000):
+    """``Rollout.run`` of the search agents on every native state, in place and in C: each state
+    is played on with ``policy`` (``random`` or ``tracker``, ``TrackerAgent``'s decisions with
+    its options) to the game's end (``start`` None: the returns) or to the end of round
+    ``start`` (the standing, or the returns if the game ended first), drawing its reshuffles
+    from its own generator, exactly as the Python engine would; the random policy's actions are
+    ``legal[int(rng.random() * len(legal))]`` of Python's ``random.Random``: a fresh
+    ``random.Random(seeds[i])`` per state, or the one ``py`` for all (consumed in order, as
+    many ``run(state, py)`` calls would). So the values are those of the Python ``Rollout``
+    with the same generators. Returns values float64[len(states), seats]."""
+    cdef Play p
+    cdef MT mt
+    cdef NativeState st
+    cdef int i, j, k, m = len(states), n = 0, to_round = start is not None
+    cdef long long made
+    p.policy = policy_id(policy)
+    p.knock_margin = knock_margin
+    p.peek_value = peek_value
+    p.use_mt = 1
+    p.mt = &mt
+    p.pick = NULL
+    p.max_decisions = max_decisions
+    p.to_round = to_round
+    p.start = start if to_round else 0
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"ratatat play_out: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"ratatat play_out: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    if p.policy == POLICY_RANDOM and (seeds is None) == (py is None):
+        raise ConfigError("ratatat play_out: the random policy needs seeds (one per state) or "
+                          "py (one random.Random), exactly one of them")
+    if seeds is not None and len(seeds) != m:
+        raise ConfigError(f"ratatat play_out: {len(seeds)} seeds for {m} states; allowed: one "
+                          f"each")
+    values = np.zeros((m, n), dtype=np.float64)
+    if m == 0:
+        return values
+    cdef double[:, ::1] vals = values
+    saved = None
+    if py is not None and p.policy == POLICY_RANDOM:
+        saved = mt_load(&mt, py)
+    try:
+        for i in range(m):
+            st = <NativeState>states[i]
+            if seeds is not None and p.policy == POLICY_RANDOM:
+                mt_seed(&mt, <uint64_t>seeds[i])
+            made = 0
+            while True:
+                k = st.s.round_index
+                with nogil:
+                    made = play_c(&st.s, st.bg, &p, made)
+                if st.s.err:
+                    raise RuntimeError(
+                        "ratatat: no card left to draw (draw and discard piles empty)")
+                if st.s.round_index != k:  # as NativeState.apply records a finished round
+                    st._round_scores.append([st.s.last_scores[j] for j in range(n)])
+                    continue
+                break
+            if st.s.over or not to_round:
+                returns_c(&st.s, &vals[i, 0])
+            else:
+                standing_c(&st.s, &vals[i, 0])
+    finally:
+        if saved is not None:
+            mt_store(&mt, py, saved)
+    return values
+
+
+def _python_randoms(seed, int count, py=None):
+    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
+    Mersenne Twister of the random rollout policy (for the tests)."""
+    cdef MT mt
+    saved = None
+    if py is not None:
+        saved = mt_load(&mt, py)
+    else:
+        mt_seed(&mt, <uint64_t>seed)
+    out = [mt_random(&mt) for _ in range(count)]
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return out
 
 
 def _rebuild(state):

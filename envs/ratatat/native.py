@@ -15,7 +15,15 @@ generator's state).
                            state), or None; ``encoding.encode`` is it when it is available
 ``rollouts(state, ...)``   playouts to the round's or the game's end, all inside C, with a
                            random policy or the ``tracker`` baseline's decisions
+``play_out(states, ...)``  ``Rollout.run`` of the search agents in C, in place: the values the
+                           Python rollout computes from the same generators (``agents/search``)
 =========================  ===================================================================
+
+The rollout policies in C are named in ``NativeRatatatGame.rollout_policies`` with the options
+each takes, named as the attributes of the baseline it ports (``TrackerAgent.knock_margin``,
+``TrackerAgent.peek_value``): the search reads them off its own agents, and the engine knows
+nothing of agents. The tracker draws no random number (its ``fallback`` is never reached on a
+legal decision), so its C port makes the Python agent's decisions from the same positions.
 """
 
 from __future__ import annotations
@@ -113,3 +121,62 @@ class NativeRatatatGame(NativeEngine, RatatatGame):
         or "tracker", see ``NativeState.rollouts``): (values float64[count, seats], decisions
         played)."""
         return state.rollouts(count, seed, horizon, policy)
+
+    # ---- rollout policies in C (agents/search) ------------------------------------------------
+    #: policy -> the options of its C port (attribute names of the scripted baseline it ports)
+    rollout_policies: dict[str, tuple[str, ...]] = {
+        "random": (),
+        "tracker": ("knock_margin", "peek_value"),
+    }
+
+    def rollout_batch(
+        self,
+        states: list[Any],
+        policy: str = "random",
+        horizon: str | int = "game",
+        seed: int = 0,
+        rollouts: int = 1,
+        start: int | None = None,
+        **options: Any,
+    ) -> tuple[np.ndarray, int]:
+        """``rollouts`` playouts of every state in one call into C (``_native.rollout_batch``):
+        (values float64[len(states) * rollouts, seats], rollout r of state i in row
+        i * rollouts + r; decisions played). ``horizon``: ``"game"`` (the returns), ``"round"``
+        (the end of round ``start``, default each state's own: the standing, or the returns if
+        the game ended) or N decisions. Random actions (and
+        reshuffles) from ``default_rng(seed)``; the states and their generators are
+        unchanged."""
+        states = self._native_states(states)
+        values, made = _native.rollout_batch(
+            states, policy, horizon, seed, rollouts, start, **options
+        )
+        return (values if states else np.zeros((0, self.num_players))), made
+
+    def play_out(
+        self,
+        states: list[Any],
+        policy: str,
+        start: int | None = None,
+        seeds: list[int] | None = None,
+        py: Any = None,
+        **options: Any,
+    ) -> np.ndarray:
+        """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
+        float64[len(states), seats], those of the Python rollout from the same generators (the
+        random policy's actions from ``random.Random(seeds[i])`` or the one ``py``; reshuffles
+        from each state's own generator)."""
+        states = self._native_states(states)
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, **options)
+
+    def _native_states(self, states: Any) -> list[Any]:
+        states = list(states)
+        for st in states:
+            if not isinstance(st, NativeState) or st.num_players != self.num_players:
+                raise ConfigError(
+                    f"ratatat rollouts: {type(st).__name__} among the states; allowed: native "
+                    f"states of this {self.num_players}-player engine (from_python converts a "
+                    f"RatatatState)"
+                )
+        return states

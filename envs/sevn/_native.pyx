@@ -18,8 +18,11 @@ of a row scoring 0 loses ``-0.0`` points, as ``encoding_rows`` writes it).
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.math cimport pow
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 
 cimport numpy as cnp
@@ -791,6 +794,509 @@ cdef void encode_c(S7 *s, int seat, float *o) noexcept nogil:
 
 
 # ---- Python state <-> struct -------------------------------------------------------------------
+# ---- the scripted baselines (agents/baselines/sevn.py) as rollout policies -------------------
+# ``ThresholdAgent`` and ``ExpectedValueAgent`` read the seat's view; everything they read is in
+# the struct (S26: every drawn card is public). The arithmetic is the Python agents', in the same
+# order: Python's ``sum`` of these terms adds left to right (the int terms exactly, then in
+# doubles, which hold them exactly), ``x ** k`` is ``pow``, ``max(a, b)`` is ``a`` unless
+# ``b > a`` and ``min(a, b)`` is ``a`` unless ``b < a``; ``tests/test_native_sevn.py`` holds the
+# decisions to the agents' on thousands of positions.
+cdef enum:
+    POLICY_RANDOM = 0
+    POLICY_THRESHOLD = 1
+    POLICY_EV = 2
+    NUM_NUMBERS = 14  # the number cards 0..13 (``range(14)`` of the agents)
+
+
+#: a hand's score a player can expect to bank from an empty row (``TYPICAL_HAND``)
+cdef double TYPICAL_HAND = 22.0
+
+
+cdef struct Model:  # SeatModel of one seat's view
+    S7 *s
+    int seat
+    int *counts  # the pile the next card comes from, per kind
+    int total
+    int values  # held_mask of the row
+    int nvalues
+    int has_sc
+    int score  # hand_score of the row
+    int in_hand
+
+
+cdef int row_score_with(S7 *s, int seat, int extra, int sevn) noexcept nogil:
+    """``hand_score(row + [extra], sevn)`` (``extra`` -1: the row alone)."""
+    cdef int total = 0, modifiers = 0, doubled = 0, bonus = 0, bits = 0
+    cdef int count = 0, low = 0, high = 0, k, c, v, score, m = s.ntable[seat]
+    for k in range(m + (extra >= 0)):
+        c = s.table[seat][k] if k < m else extra
+        if c <= LAST_VALUE:
+            v = CARD_VALUE[c]
+            total += v
+            bits |= 1 << c
+            count += 1
+            low += v <= 6
+            high += v >= 10
+        elif c == X2:
+            doubled = 1
+        elif c <= LAST_MODIFIER:
+            modifiers += CARD_VALUE[c]
+        elif c == FEATHERWEIGHT:
+            bonus |= 1
+        elif c == HEAVYWEIGHT:
+            bonus |= 2
+        elif c == STRAIGHT:
+            bonus |= 4
+    score = (2 * total if doubled else total) + modifiers
+    score += bonus_points(bonus, count, low, high, bits)
+    if sevn:
+        score += SEVN_BONUS
+    return score if score > 0 else 0
+
+
+cdef void model_of(Model *m, S7 *s, int seat, int *counts, int total) noexcept nogil:
+    """``SeatModel.of(view, seat)``."""
+    cdef int k, c
+    m.s = s
+    m.seat = seat
+    m.counts = counts
+    m.total = total
+    m.values = 0
+    for k in range(s.ntable[seat]):
+        c = s.table[seat][k]
+        if c <= LAST_VALUE:
+            m.values |= 1 << c
+    m.nvalues = popcount(m.values)
+    m.has_sc = s.second[seat]
+    m.score = row_score_with(s, seat, -1, 0)
+    m.in_hand = s.status[seat] == IN_HAND
+
+
+cdef inline int next_counts(S7 *s, int *counts) noexcept nogil:
+    """``next_card_counts`` into ``counts``; their total."""
+    cdef int k
+    memset(counts, 0, NK * sizeof(int))
+    if s.ndraw:
+        for k in range(s.ndraw):
+            counts[s.draw[k]] += 1
+        return s.ndraw
+    for k in range(s.ndiscard):
+        counts[s.discard[k]] += 1
+    return s.ndiscard
+
+
+cdef inline int add_value_m(Model *m, int card) noexcept nogil:
+    return row_score_with(m.s, m.seat, card, m.nvalues + 1 == SEVN_VALUES) - m.score
+
+
+cdef inline double second_chance_value(Model *m) noexcept nogil:
+    return 2.0 + 0.3 * m.score
+
+
+cdef double ballast_keep_value(Model *m, int card) noexcept nogil:
+    cdef int after
+    cdef double progress = 0.0
+    if m.values >> card & 1:
+        return -1e9
+    after = m.nvalues + 1
+    if after == 4:
+        progress = 0.5
+    elif after == 5:
+        progress = 2.0
+    elif after == 6:
+        progress = 5.0
+    return <double>add_value_m(m, card) + progress
+
+
+cdef double bust_chance_m(Model *m) noexcept nogil:
+    cdef int v, dup = 0
+    if not m.total:
+        return 0.0
+    for v in range(NUM_NUMBERS):
+        if m.values >> v & 1:
+            dup += m.counts[v]
+    return dup / <double>m.total
+
+
+cdef void card_deltas(Model *m, double *out) noexcept nogil:
+    """``SeatModel._card_deltas`` (0 for STORM and FORK)."""
+    cdef int card
+    cdef double b
+    for card in range(NK):
+        if card < NUM_NUMBERS:
+            if m.values >> card & 1:
+                out[card] = -second_chance_value(m) if m.has_sc else -<double>m.score
+            else:
+                out[card] = <double>add_value_m(m, card)
+        elif card <= LAST_VALUE:
+            b = ballast_keep_value(m, card)
+            out[card] = b if b > 0.0 else 0.0
+        elif card <= LAST_MODIFIER or card >= FEATHERWEIGHT:
+            out[card] = <double>(row_score_with(m.s, m.seat, card, 0) - m.score)
+        elif card == SECOND_CHANCE:
+            out[card] = -0.5 if m.has_sc else second_chance_value(m)
+        elif card == FREEZE or card == FLIP_THREE:
+            out[card] = 1.0
+        else:
+            out[card] = 0.0
+
+
+cdef double expected_m(Model *m, double *deltas) noexcept nogil:
+    cdef double total = 0.0
+    cdef int c
+    if not m.total:
+        return 0.0
+    for c in range(NK):
+        if m.counts[c]:
+            total += m.counts[c] * deltas[c]
+    return total / m.total
+
+
+cdef double best_of_two(Model *m, double *deltas) noexcept nogil:
+    """E[max] of two cards (``SeatModel.best_of_two``): the (delta, probability) pairs in
+    ``sorted`` order."""
+    cdef double d[31]
+    cdef double p[31]
+    cdef double value = 0.0, below = 0.0, td, tp
+    cdef int c, k, j, np_ = 0
+    if not m.total:
+        return 0.0
+    for c in range(NK):
+        if m.counts[c]:
+            td = deltas[c]
+            tp = m.counts[c] / <double>m.total
+            j = np_
+            while j > 0 and (d[j - 1] > td or (d[j - 1] == td and p[j - 1] > tp)):
+                d[j] = d[j - 1]
+                p[j] = p[j - 1]
+                j -= 1
+            d[j] = td
+            p[j] = tp
+            np_ += 1
+    for k in range(np_):
+        value += d[k] * (pow(below + p[k], 2.0) - pow(below, 2.0))
+        below += p[k]
+    return value
+
+
+cdef void deltas_m(Model *m, double *out) noexcept nogil:
+    """``SeatModel.deltas``."""
+    card_deltas(m, out)
+    out[STORM] = expected_m(m, out)
+    out[FORK] = best_of_two(m, out)
+
+
+cdef inline double draw_value_m(Model *m) noexcept nogil:
+    cdef double out[31]
+    deltas_m(m, out)
+    return expected_m(m, out)
+
+
+cdef double after_draws(Model *m, int k) noexcept nogil:
+    """``SeatModel.after_draws``."""
+    cdef double bust, gain = 0.0, number_share = 0.0, x, survive
+    cdef long long gains = 0, weights = 0, numbers = 0
+    cdef int v
+    if not m.in_hand:
+        return <double>m.score
+    bust = bust_chance_m(m)
+    if m.has_sc:
+        bust *= bust
+    for v in range(NUM_NUMBERS):
+        if not m.values >> v & 1 and m.counts[v]:
+            gains += <long long>add_value_m(m, v) * m.counts[v]
+            weights += m.counts[v]
+    if weights:
+        gain = gains / <double>weights
+    if m.total:
+        for v in range(NUM_NUMBERS):
+            numbers += m.counts[v]
+        number_share = numbers / <double>m.total
+    x = bust * 1.15
+    survive = pow(1.0 - (1.0 if 1.0 < x else x), <double>k)
+    return survive * (m.score + k * gain * number_share)
+
+
+cdef inline int hand_score_view(S7 *s, int seat) noexcept nogil:
+    """``view["hand_scores"][seat]``."""
+    return row_score_with(s, seat, -1, 0) if s.status[seat] == IN_HAND else 0
+
+
+cdef int must_chase(S7 *s, int me, int in_hand_too, int *standings) noexcept nogil:
+    cdef int k, theirs, mine = standings[me]
+    for k in range(s.n):
+        if k == me:
+            continue
+        if s.status[k] != IN_HAND:
+            theirs = s.scores[k]
+        elif in_hand_too:
+            theirs = standings[k]
+        else:
+            continue
+        if theirs >= s.target and theirs >= mine:
+            return 1
+    return 0
+
+
+cdef inline double weight_of(S7 *s, int *standings, int seat) noexcept nogil:
+    cdef double threat = standings[seat] / <double>s.target
+    return 1.0 + 2.0 * (1.5 if 1.5 < threat else threat)
+
+
+cdef int threshold_act(S7 *s, int threshold) noexcept nogil:
+    """``ThresholdAgent.act`` for the deciding seat (a running game's decision)."""
+    cdef int me = s.decider, d = s.decision, k, best = -1, values
+    cdef int standings[8]
+    cdef int acts[14]
+    cdef int m = legal(s, acts)
+    cdef double a, b
+    for k in range(s.n):
+        standings[k] = s.scores[k] + hand_score_view(s, k)
+    if d == TURN:
+        if must_chase(s, me, 0, standings):
+            return DRAW
+        return DRAW if hand_score_view(s, me) < threshold else PASS
+    if d == FORK_CHOICE:
+        values = 0
+        for k in range(s.ntable[me]):
+            if s.table[me][k] <= LAST_VALUE:
+                values |= 1 << s.table[me][k]
+        a = 0.0
+        b = 0.0
+        if s.aside[0] < NUM_NUMBERS:
+            a = -100.0 if values >> s.aside[0] & 1 else <double>s.aside[0]
+        if s.aside[1] < NUM_NUMBERS:
+            b = -100.0 if values >> s.aside[1] & 1 else <double>s.aside[1]
+        return FORK0 + (1 if b > a else 0)
+    if d == KEEP_BALLAST:
+        return KEEP if acts[0] == KEEP and popcount(s.values[me]) == SEVN_VALUES - 1 else DISCARD
+    if d == TARGET_SECOND_CHANCE:  # min by (standing, seat)
+        for k in range(m):
+            if best < 0 or standings[acts[k] - TARGET0] < standings[best]:
+                best = acts[k] - TARGET0
+        return TARGET0 + best
+    for k in range(m):  # max of the others by (standing, -seat)
+        if acts[k] - TARGET0 != me and (best < 0 or standings[acts[k] - TARGET0] > standings[best]):
+            best = acts[k] - TARGET0
+    return TARGET0 + (me if best < 0 else best)
+
+
+cdef int ev_act(S7 *s, double margin, int chase_in_hand, double lead_aversion) noexcept nogil:
+    """``ExpectedValueAgent.act`` for the deciding seat (a running game's decision)."""
+    cdef int me = s.decider, d = s.decision, k, t, rival, best
+    cdef int standings[8]
+    cdef int counts[31]
+    cdef int acts[14]
+    cdef int m = legal(s, acts), total = next_counts(s, counts)
+    cdef double deltas[31]
+    cdef double value, best_value, threat, best_threat, potential, v
+    cdef Model own, other
+    for k in range(s.n):
+        standings[k] = s.scores[k] + hand_score_view(s, k)
+    model_of(&own, s, me, counts, total)
+    if d == TURN:
+        if must_chase(s, me, chase_in_hand, standings):
+            return DRAW
+        rival = -2147483647
+        for k in range(s.n):
+            if k != me and standings[k] > rival:
+                rival = standings[k]
+        margin = margin + lead_aversion * (s.scores[me] - rival) / <double>s.target
+        return DRAW if draw_value_m(&own) > margin else PASS
+    if d == FORK_CHOICE:
+        deltas_m(&own, deltas)
+        return FORK0 + (1 if deltas[s.aside[1]] > deltas[s.aside[0]] else 0)
+    if d == KEEP_BALLAST:
+        return KEEP if acts[0] == KEEP and ballast_keep_value(&own, s.aside[0]) > 0 else DISCARD
+    if d == TARGET_SECOND_CHANCE:  # min by (threat, seat)
+        best = -1
+        best_threat = 0.0
+        for k in range(m):
+            t = acts[k] - TARGET0
+            threat = standings[t] / <double>s.target
+            if best < 0 or threat < best_threat:
+                best, best_threat = t, threat
+        return TARGET0 + best
+    best = me
+    if d == TARGET_FREEZE:
+        v = draw_value_m(&own)
+        best_value = -(v if v > 0.0 else 0.0)  # stopping ourselves
+        for k in range(m):
+            t = acts[k] - TARGET0
+            if t == me:
+                continue
+            model_of(&other, s, t, counts, total)
+            potential = TYPICAL_HAND - other.score
+            potential = (potential if potential > 0.0 else 0.0) * (1.0 - bust_chance_m(&other))
+            value = potential * weight_of(s, standings, t)
+            if value > best_value:
+                best, best_value = t, value
+        return TARGET0 + best
+    best_value = after_draws(&own, 3) - own.score  # TARGET_FLIP_THREE
+    for k in range(m):
+        t = acts[k] - TARGET0
+        if t == me:
+            continue
+        model_of(&other, s, t, counts, total)
+        value = (other.score - after_draws(&other, 3)) * weight_of(s, standings, t)
+        if value > best_value:
+            best, best_value = t, value
+    return TARGET0 + best
+
+
+# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t mt[624]
+    int index
+
+
+cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
+    cdef uint32_t key[2]
+    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > length else length
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000UL
+
+
+cdef uint32_t mt_next(MT *r) noexcept nogil:
+    cdef uint32_t y
+    cdef uint32_t *mt = r.mt
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        r.index = 0
+    y = mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
+    y ^= (y << 15) & <uint32_t>0xEFC60000UL
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT *r) noexcept nogil:
+    """``random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"sevn rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
+    cdef int k
+    for k in range(MT_N):
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
+    return 0
+
+
+# ---- playing rollouts in C (the search's ``Rollout``: ``play_out``) ----------------------------
+cdef struct Play:
+    int policy
+    int threshold  # ThresholdAgent.threshold
+    double margin  # ExpectedValueAgent.margin
+    int chase_in_hand  # ExpectedValueAgent.chase_in_hand
+    double lead_aversion  # ExpectedValueAgent.lead_aversion
+    int use_mt  # the random policy's actions: random.random() of mt (1), or the bit generator (0)
+    MT *mt  # legal[int(random.random() * len(legal))] (use_mt 1)
+    bitgen_t *pick  # legal[random_interval(len(legal) - 1)] (use_mt 0)
+    int to_round  # stop when the hand index is no longer ``start``
+    int start
+    long long max_decisions
+
+
+cdef int policy_id(str policy) except -1:
+    if policy == "random":
+        return POLICY_RANDOM
+    if policy == "threshold":
+        return POLICY_THRESHOLD
+    if policy == "ev":
+        return POLICY_EV
+    raise ConfigError(f"sevn rollouts: policy {policy!r}; allowed: 'random', 'threshold' or "
+                      f"'ev'")
+
+
+cdef inline int policy_action_c(S7 *s, Play *p) noexcept nogil:
+    cdef int acts[14]
+    cdef int m
+    if p.policy == POLICY_EV:
+        return ev_act(s, p.margin, p.chase_in_hand, p.lead_aversion)
+    if p.policy == POLICY_THRESHOLD:
+        return threshold_act(s, p.threshold)
+    m = legal(s, acts)
+    if p.use_mt:
+        return acts[<int>(mt_random(p.mt) * m)]
+    return acts[random_interval(p.pick, <uint64_t>(m - 1))]
+
+
+cdef long long play_c(S7 *w, bitgen_t *bg, Play *p) noexcept nogil:
+    """Play ``w`` on with the policy (reshuffles from ``bg``) to the horizon; decisions made."""
+    cdef long long made = 0
+    while not w.over and made < p.max_decisions and not (p.to_round and w.hand_index != p.start):
+        apply_action(w, bg, policy_action_c(w, p))
+        made += 1
+    return made
+
+
 cdef int load_cards(uint8_t *dst, object cards, int cap, str what) except -1:
     cdef Py_ssize_t m = len(cards), k
     cdef long c
@@ -1198,6 +1704,187 @@ cdef class NativeState:
     @property
     def decisions(self):
         return self.s.decisions
+
+
+def policy_action(state, str policy, int threshold=30, double margin=0.0, bint chase_in_hand=True,
+                  double lead_aversion=10.0):
+    """The action the C port of ``policy`` (``threshold`` or ``ev``, with the baseline's
+    options) picks for the deciding seat of ``state`` (a native state or a ``SevnState``); None
+    when the game is over."""
+    cdef S7 s
+    cdef Play p
+    cdef int pid = policy_id(policy)
+    if pid == POLICY_RANDOM:
+        raise ConfigError("sevn policy_action: 'random' draws; allowed: 'threshold' or 'ev'")
+    if type(state) is NativeState:
+        s = (<NativeState>state).s
+    else:
+        load_state(&s, state, False)
+    if s.over:
+        return None
+    cdef int acts[14]
+    if legal(&s, acts) == 0 or not 0 <= s.decider < s.n:
+        raise ConfigError(f"sevn policy_action: no seat is deciding (decision {s.decision}, "
+                          f"decider {s.decider}); allowed: a state waiting for a decision")
+    memset(&p, 0, sizeof(Play))
+    p.policy = pid
+    p.threshold = threshold
+    p.margin = margin
+    p.chase_in_hand = chase_in_hand
+    p.lead_aversion = lead_aversion
+    return policy_action_c(&s, &p)
+
+
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, int threshold=30, double margin=0.0, bint chase_in_hand=True,
+                  double lead_aversion=10.0):
+    """``rollouts`` playouts of every native state in ``states``, all inside C, with ``policy``
+    (``random``, ``threshold`` or ``ev``) to the ``horizon``: ``"game"`` (the returns),
+    ``"round"`` (the end of hand ``start``, default each state's hand in progress: each seat's
+    standing, or the returns if the game ended first) or an int N >= 1 (N decisions, valued the
+    same way). The random actions and the reshuffles come from ``np.random.default_rng(seed)``;
+    the states and their generators are unchanged. Returns (values float64[len(states) *
+    rollouts, seats], rollout r of state i in row i * rollouts + r; decisions played)."""
+    cdef Play p
+    cdef int i, r, m = len(states), n = 0
+    cdef long long decisions = 0
+    cdef S7 w
+    cdef S7 *src
+    cdef int own_start = start is None
+    memset(&p, 0, sizeof(Play))
+    p.policy = policy_id(policy)
+    p.threshold = threshold
+    p.margin = margin
+    p.chase_in_hand = chase_in_hand
+    p.lead_aversion = lead_aversion
+    p.max_decisions = 1LL << 62
+    if horizon == "round":
+        p.to_round = 1
+        if not own_start:
+            p.start = start
+    elif isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        p.max_decisions = horizon
+    elif horizon != "game":
+        raise ConfigError(f"sevn rollouts: horizon {horizon!r}; allowed: 'game', 'round' or a "
+                          f"number of decisions >= 1")
+    if rollouts < 1:
+        raise ConfigError(f"sevn rollouts: rollouts {rollouts}; allowed: 1 or more")
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"sevn rollouts: a {type(states[i]).__name__} among the states; "
+                              f"allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"sevn rollouts: states of {n} and {(<NativeState>states[i]).s.n} "
+                              f"players; allowed: one player count per call")
+        n = (<NativeState>states[i]).s.n
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    cdef int cut = horizon != "game"
+    p.pick = bg
+    values = np.zeros((m * rollouts, n), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                src = <S7 *>ptrs[i]
+                if own_start:
+                    p.start = src.hand_index
+                for r in range(rollouts):
+                    w = src[0]
+                    decisions += play_c(&w, bg, &p)
+                    if w.over or not cut:
+                        returns_c(&w, &vals[i * rollouts + r, 0])
+                    else:
+                        standing_c(&w, &vals[i * rollouts + r, 0])
+    finally:
+        PyMem_Free(ptrs)
+    return values, decisions
+
+
+def play_out(list states, str policy="random", start=None, seeds=None, py=None,
+             int threshold=30, double margin=0.0, bint chase_in_hand=True,
+             double lead_aversion=10.0, long long max_decisions=20_000):
+    """``Rollout.run`` of the search agents on every native state, in place and in C: each state
+    is played on with ``policy`` (``random``, or ``threshold`` / ``ev``: ``ThresholdAgent`` /
+    ``ExpectedValueAgent``'s decisions with their options) to the game's end (``start`` None:
+    the returns) or to the end of hand ``start`` (the standing, or the returns if the game
+    ended first), drawing its reshuffles from its own generator, exactly as the Python engine
+    would; the random policy's actions are ``legal[int(rng.random() * len(legal))]`` of
+    Python's ``random.Random``: a fresh ``random.Random(seeds[i])`` per state, or the one ``py``
+    for all (consumed in order, as many ``run(state, py)`` calls would). So the values are those
+    of the Python ``Rollout`` with the same generators. Returns values float64[len(states),
+    seats]."""
+    cdef Play p
+    cdef MT mt
+    cdef NativeState st
+    cdef int i, m = len(states), n = 0, to_round = start is not None
+    p.policy = policy_id(policy)
+    p.threshold = threshold
+    p.margin = margin
+    p.chase_in_hand = chase_in_hand
+    p.lead_aversion = lead_aversion
+    p.use_mt = 1
+    p.mt = &mt
+    p.pick = NULL
+    p.max_decisions = max_decisions
+    p.to_round = to_round
+    p.start = start if to_round else 0
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"sevn play_out: a {type(states[i]).__name__} among the states; "
+                              f"allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"sevn play_out: states of {n} and {(<NativeState>states[i]).s.n} "
+                              f"players; allowed: one player count per call")
+        n = (<NativeState>states[i]).s.n
+    if p.policy == POLICY_RANDOM and (seeds is None) == (py is None):
+        raise ConfigError("sevn play_out: the random policy needs seeds (one per state) or py "
+                          "(one random.Random), exactly one of them")
+    if seeds is not None and len(seeds) != m:
+        raise ConfigError(f"sevn play_out: {len(seeds)} seeds for {m} states; allowed: one each")
+    values = np.zeros((m, n), dtype=np.float64)
+    if m == 0:
+        return values
+    cdef double[:, ::1] vals = values
+    saved = None
+    if py is not None and p.policy == POLICY_RANDOM:
+        saved = mt_load(&mt, py)
+    for i in range(m):
+        st = <NativeState>states[i]
+        if seeds is not None and p.policy == POLICY_RANDOM:
+            mt_seed(&mt, <uint64_t>seeds[i])
+        with nogil:
+            play_c(&st.s, st.bg, &p)
+            if st.s.over or not to_round:
+                returns_c(&st.s, &vals[i, 0])
+            else:
+                standing_c(&st.s, &vals[i, 0])
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return values
+
+
+def _python_randoms(seed, int count, py=None):
+    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
+    Mersenne Twister of the random rollout policy (for the tests)."""
+    cdef MT mt
+    saved = None
+    if py is not None:
+        saved = mt_load(&mt, py)
+    else:
+        mt_seed(&mt, <uint64_t>seed)
+    out = [mt_random(&mt) for _ in range(count)]
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return out
 
 
 def _rebuild(state):

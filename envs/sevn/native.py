@@ -13,7 +13,17 @@ actions, every seat's observation bit for bit, returns, ``to_dict``, the generat
 ``native_encoder()``       the compiled ``encode(state, seat)`` (a ``SevnState`` or a native
                            state), or None; ``encoding.encode`` is it when it is available
 ``rollouts(state, ...)``   random playouts to the hand's or the game's end, all inside C
+``play_out(states, ...)``  ``Rollout.run`` of the search agents in C, in place: the values the
+                           Python rollout computes from the same generators (``agents/search``)
+``policy_action(state)``   the action of a C rollout policy (the alignment tests)
 =========================  ===================================================================
+
+The rollout policies are C ports of the scripted baselines (``agents/baselines/sevn.py``:
+``threshold`` and ``ev``), named in ``NativeSevnGame.rollout_policies`` with the options each
+takes, named as the attributes of the baseline (``ThresholdAgent.threshold``,
+``ExpectedValueAgent.margin``, ...): the search reads them off its own agents, and the engine
+knows nothing of agents. Neither baseline draws a random number, so the ports make the agents'
+decisions from the same positions (``tests/test_native_sevn.py``).
 """
 
 from __future__ import annotations
@@ -101,3 +111,67 @@ class NativeSevnGame(NativeEngine, SevnGame):
         """``count`` random-legal-action playouts from ``state`` inside C (see
         ``NativeState.rollouts``): (values float64[count, seats], decisions played)."""
         return state.rollouts(count, seed, horizon)
+
+    # ---- rollout policies in C (agents/search) ------------------------------------------------
+    #: policy -> the options of its C port (attribute names of the scripted baseline it ports)
+    rollout_policies: dict[str, tuple[str, ...]] = {
+        "random": (),
+        "threshold": ("threshold",),
+        "ev": ("margin", "chase_in_hand", "lead_aversion"),
+    }
+
+    def rollout_batch(
+        self,
+        states: list[Any],
+        policy: str = "random",
+        horizon: str | int = "game",
+        seed: int = 0,
+        rollouts: int = 1,
+        start: int | None = None,
+        **options: Any,
+    ) -> tuple[np.ndarray, int]:
+        """``rollouts`` playouts of every state in one call into C (``_native.rollout_batch``):
+        (values float64[len(states) * rollouts, seats], rollout r of state i in row
+        i * rollouts + r; decisions played). ``horizon``: ``"game"`` (the returns), ``"round"``
+        (the end of round ``start``, default each state's own: the standing, or the returns if
+        the game ended) or N decisions. Random actions (and
+        reshuffles) from ``default_rng(seed)``; the states and their generators are
+        unchanged."""
+        states = self._native_states(states)
+        values, made = _native.rollout_batch(
+            states, policy, horizon, seed, rollouts, start, **options
+        )
+        return (values if states else np.zeros((0, self.num_players))), made
+
+    def play_out(
+        self,
+        states: list[Any],
+        policy: str,
+        start: int | None = None,
+        seeds: list[int] | None = None,
+        py: Any = None,
+        **options: Any,
+    ) -> np.ndarray:
+        """``Rollout.run`` on every state, in place, in C (``_native.play_out``): values
+        float64[len(states), seats], those of the Python rollout from the same generators (the
+        random policy's actions from ``random.Random(seeds[i])`` or the one ``py``; reshuffles
+        from each state's own generator)."""
+        states = self._native_states(states)
+        if not states:
+            return np.zeros((0, self.num_players))
+        return _native.play_out(states, policy, start, seeds, py, **options)
+
+    def policy_action(self, state: Any, policy: str, **options: Any) -> int | None:
+        """The action of the C port of ``policy`` for the deciding seat (None: game over)."""
+        return _native.policy_action(state, policy, **options)
+
+    def _native_states(self, states: Any) -> list[Any]:
+        states = list(states)
+        for st in states:
+            if not isinstance(st, NativeState) or st.num_players != self.num_players:
+                raise ConfigError(
+                    f"sevn rollouts: {type(st).__name__} among the states; allowed: native "
+                    f"states of this {self.num_players}-player engine (from_python converts a "
+                    f"SevnState)"
+                )
+        return states

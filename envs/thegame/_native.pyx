@@ -23,8 +23,10 @@ for decision (the same search in the same order, the same float arithmetic), for
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.pycapsule cimport PyCapsule_GetPointer
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY
 from libc.string cimport memcpy, memset
 
@@ -482,6 +484,7 @@ cdef struct Move:
 
 cdef struct Search:
     PlannerCfg *cfg
+    uint64_t ob[2]  # the open cards (``op``) as bits: values 0..63, 64..127
     double penalty[4]
     int need
     double best_val
@@ -501,12 +504,11 @@ cdef struct Search:
     uint8_t used[256]
 
 
-cdef inline int in_hand(int8_t *h, int m, int c) noexcept nogil:
-    cdef int k
-    for k in range(m):
-        if h[k] == c:
-            return 1
-    return 0
+cdef inline int in_bits(uint64_t *bits, int c) noexcept nogil:
+    """``in_hand`` of a hand kept as bits (``bits[0]``: cards 0..63, ``bits[1]``: 64..127)."""
+    if c < 0 or c > 127:
+        return 0
+    return <int>((bits[c >> 6] >> (c & 63)) & 1)
 
 
 cdef inline int fits_top(int card, int pile, int top) noexcept nogil:
@@ -519,13 +521,41 @@ cdef inline int takes(int q, int v, int *t) noexcept nogil:
     return v > t[q] if q < 2 else v < t[q]
 
 
-cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, int *dead,
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
+cdef inline uint64_t bits_from(int a, int b) noexcept nogil:
+    """The bits a..b (0 <= a <= b <= 63)."""
+    return ((~(<uint64_t>0)) >> (63 - b)) & ((~(<uint64_t>0)) << a)
+
+
+cdef inline int count_open_bits(uint64_t *ob, int lo, int hi) noexcept nogil:
+    """``count_open`` of the open cards as bits (``ob[0]``: values 0..63, ``ob[1]``: 64..127)."""
+    cdef int total = 0
+    if lo < 0:
+        lo = 0
+    if hi > 127:
+        hi = 127
+    if hi < lo:
+        return 0
+    if lo < 64:
+        total += popcount64(ob[0] & bits_from(lo, hi if hi < 64 else 63))
+    if hi >= 64:
+        total += popcount64(ob[1] & bits_from((lo if lo >= 64 else 64) - 64, hi - 64))
+    return total
+
+
+cdef void between_counts(uint64_t *ob, int *t, int p, int lo, int hi, int *cnt, int *dead,
                          int *last) noexcept nogil:
     """The open cards strictly between ``lo`` and ``hi``: their number, those no pile but ``p``
     takes and those exactly one other pile takes (constant between the other piles' tops)."""
     cdef int a = lo + 1, b = hi - 1, q, x, k, j, m = 0, s, e, others, c
     cdef int cuts[4]
-    cnt[0] = count_open(prefix, a, b)
+    cnt[0] = count_open_bits(ob, a, b)
     dead[0] = 0
     last[0] = 0
     if cnt[0] == 0:
@@ -549,7 +579,7 @@ cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, i
             for q in range(NPILES):
                 if q != p and takes(q, s, t):
                     others += 1
-            c = count_open(prefix, s, e)
+            c = count_open_bits(ob, s, e)
             if others == 0:
                 dead[0] += c
             elif others == 1:
@@ -558,15 +588,20 @@ cdef void between_counts(int *prefix, int *t, int p, int lo, int hi, int *cnt, i
             s = cuts[j]
 
 
-cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double dw, double lw,
+cdef int moves_c(int8_t *h, int m, int *t, uint64_t *ob, double *penalty, double dw, double lw,
                  Move *out) noexcept nogil:
     """``_moves``: the plays from hand ``h`` (sorted) onto tops ``t``, sorted as Python sorts the
-    tuples (cost, card, pile, sets up a trick); their count (``prefix[v]``: open cards below v)."""
+    tuples (cost, card, pile, sets up a trick); their count (``ob``: the open cards as bits)."""
     cdef int n = 0, p, i, k, c, top, step, forward, lo, hi, cnt, dead, last
     cdef int cands[10]
     cdef int ncand, j, dup
     cdef double kk
     cdef Move tmp
+    cdef uint64_t hb[2]
+    hb[0] = 0
+    hb[1] = 0
+    for k in range(m):  # the hand as bits: a card's test in one step
+        hb[h[k] >> 6] |= (<uint64_t>1) << (h[k] & 63)
     for p in range(NPILES):
         top = t[p]
         ncand = 0
@@ -575,13 +610,13 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
             while i < m and h[i] <= top:  # bisect_right
                 i += 1
             for k in range(i + 1, m):
-                if in_hand(h, m, h[k] - 10):
+                if in_bits(hb, h[k] - 10):
                     cands[ncand] = h[k]
                     ncand += 1
             if i < m:
                 cands[ncand] = h[i]
                 ncand += 1
-            if in_hand(h, m, top - 10):
+            if in_bits(hb, top - 10):
                 cands[ncand] = top - 10
                 ncand += 1
             step = -10
@@ -590,13 +625,13 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
             while i < m and h[i] < top:  # bisect_left
                 i += 1
             for k in range(0, (i - 1) if i - 1 > 0 else 0):
-                if in_hand(h, m, h[k] + 10):
+                if in_bits(hb, h[k] + 10):
                     cands[ncand] = h[k]
                     ncand += 1
             if i > 0:
                 cands[ncand] = h[i - 1]
                 ncand += 1
-            if in_hand(h, m, top + 10):
+            if in_bits(hb, top + 10):
                 cands[ncand] = top + 10
                 ncand += 1
             step = 10
@@ -615,7 +650,7 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
             else:
                 lo = c
                 hi = top
-            between_counts(prefix, t, p, lo, hi, &cnt, &dead, &last)
+            between_counts(ob, t, p, lo, hi, &cnt, &dead, &last)
             kk = cnt
             if cnt:
                 kk += dw * dead
@@ -624,7 +659,7 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
             out[n].k = kk
             out[n].c = c
             out[n].p = p
-            out[n].setup = in_hand(h, m, c + step)
+            out[n].setup = in_bits(hb, c + step)
             n += 1
     for i in range(1, n):  # insertion sort by (k, c, p, setup)
         tmp = out[i]
@@ -640,7 +675,6 @@ cdef int moves_c(int8_t *h, int m, int *t, int *prefix, double *penalty, double 
 
 cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double cost) noexcept nogil:
     cdef Move mv[64]
-    cdef int prefix[129]
     cdef int nm, k, i, j, found
     cdef double val
     cdef uint64_t lo = 0, hi = 0
@@ -688,10 +722,7 @@ cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double co
             S.seen_cost[i] = cost
             break
         i = (i + 1) & (MAXSEEN - 1)
-    prefix[0] = 0
-    for k in range(128):
-        prefix[k + 1] = prefix[k] + op[k]
-    nm = moves_c(h, m, t, prefix, S.penalty, S.cfg.dead_weight, S.cfg.last_weight, mv)
+    nm = moves_c(h, m, t, S.ob, S.penalty, S.cfg.dead_weight, S.cfg.last_weight, mv)
     for i in range(nm):
         if n >= S.need and mv[i].k >= S.cfg.bonus and not mv[i].setup:
             continue  # an extra play only when cheap, or to set up a trick
@@ -709,12 +740,14 @@ cdef void dfs(Search *S, int8_t *h, int m, int *t, uint8_t *op, int n, double co
             t2[k] = t[k]
         t2[p] = c
         op[c] = 0
+        S.ob[c >> 6] &= ~((<uint64_t>1) << (c & 63))
         S.seq[S.seq_len][0] = c
         S.seq[S.seq_len][1] = p
         S.seq_len += 1
         dfs(S, h2, j, t2, op, n + 1, cost + mv[i].k)
         S.seq_len -= 1
         op[c] = 1
+        S.ob[c >> 6] |= (<uint64_t>1) << (c & 63)
 
 
 cdef int play_cost_c(int card, int pile, int top, uint8_t *op) noexcept nogil:
@@ -790,6 +823,11 @@ cdef int plan_turn(TG *s, PlannerCfg *cfg, int seat, Plan *plan) noexcept nogil:
                     S.penalty[p] = cfg.wait_penalty
                 elif s.signals[q][p] == 2 and cfg.help_penalty > S.penalty[p]:
                     S.penalty[p] = cfg.help_penalty
+    S.ob[0] = 0
+    S.ob[1] = 0
+    for k in range(128):
+        if op[k]:
+            S.ob[k >> 6] |= (<uint64_t>1) << (k & 63)
     dfs(&S, hand, m, tops, op, 0, 0.0)
     if not S.best_val < INFINITY:
         S.best_len = S.fb_len
@@ -941,6 +979,111 @@ cdef class NativePlanner:
 
 
 # ---- Python state <-> struct -------------------------------------------------------------------
+# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+
+
+cdef struct MT:
+    uint32_t mt[624]
+    int index
+
+
+cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
+    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
+    cdef uint32_t key[2]
+    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_init_genrand(r, <uint32_t>19650218)
+    k = MT_N if MT_N > length else length
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= length:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = <uint32_t>0x80000000UL
+
+
+cdef uint32_t mt_next(MT *r) noexcept nogil:
+    cdef uint32_t y
+    cdef uint32_t *mt = r.mt
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
+            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
+        r.index = 0
+    y = mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
+    y ^= (y << 15) & <uint32_t>0xEFC60000UL
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT *r) noexcept nogil:
+    """``random.random()``."""
+    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef object mt_load(MT *r, object py):
+    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
+    around it (the version and the Gaussian cache)."""
+    cdef tuple state = py.getstate()
+    cdef tuple internal = state[1]
+    cdef int k
+    if len(internal) != MT_N + 1:
+        raise ConfigError(f"thegame rollouts: a random.Random state of {len(internal)} words; "
+                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
+    for k in range(MT_N):
+        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
+    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
+    return state
+
+
+cdef int mt_store(MT *r, object py, tuple state) except -1:
+    """Back into the ``random.Random`` (``setstate``)."""
+    cdef list words = [None] * (MT_N + 1)
+    cdef int k
+    for k in range(MT_N):
+        words[k] = r.mt[k]
+    words[MT_N] = r.index
+    py.setstate((state[0], tuple(words), state[2]))
+    return 0
+
+
 cdef int check_range(str what, object value, long low, long high) except? -1:
     if type(value) is not int and not isinstance(value, (int, np.integer)):
         raise ConfigError(f"thegame state: {what} is {value!r}; allowed: an int in {low}..{high}")
@@ -1457,6 +1600,196 @@ def _draw_interval(rng, mx):
     if mx < 0:
         raise ConfigError(f"thegame: random_interval({mx}); allowed: 0 or more")
     return random_interval(bitgen_of(rng), <uint64_t>mx)
+
+
+#: PlannerAgent's options and defaults (agents/baselines/thegame.py), for play_out's keywords
+PLANNER_OPTIONS = {"bonus": 1.5, "dead_weight": 5.0, "last_weight": 1.0, "wait_penalty": 4.0,
+                   "help_penalty": 2.0, "wait_cost": 2, "help_cost": 5, "max_nodes": 120}
+
+
+class _Options:
+    def __init__(self, options):
+        self.__dict__.update(options)
+
+
+def rollout_batch(list states, str policy="random", horizon="game", seed=0, int rollouts=1,
+                  start=None, **options):
+    """``rollouts`` playouts of every native state in ``states``, all inside C, with ``policy``
+    (``random`` or ``planner``, with ``PlannerAgent``'s options; a fresh agent per seat and
+    playout) to the ``horizon``: ``"game"`` or an int N >= 1 (N decisions); thegame has no
+    rounds (``start`` must be None). The random actions come from
+    ``np.random.default_rng(seed)``; the states are unchanged. Returns (values
+    float64[len(states) * rollouts, seats]: the shared return, cards on the piles / 98; rollout
+    r of state i in row i * rollouts + r; decisions played)."""
+    cdef int i, r, k, a, m = len(states), n = 0, use_planner
+    cdef long long decisions = 0, made, max_decisions = 1LL << 62
+    cdef int acts[MAXLEGAL]
+    cdef PlannerCfg cfg
+    cdef Plan plans[5]
+    cdef double v
+    cdef TG w
+    cdef TG *src
+    if policy not in ("random", "planner"):
+        raise ConfigError(f"thegame rollouts: policy {policy!r}; allowed: 'random' or 'planner'")
+    use_planner = policy == "planner"
+    if isinstance(horizon, int) and not isinstance(horizon, bool) and horizon >= 1:
+        max_decisions = horizon
+    elif horizon != "game":
+        raise ConfigError(f"thegame rollouts: horizon {horizon!r}; allowed: 'game' or a number "
+                          f"of decisions >= 1 (thegame has no rounds)")
+    if start is not None:
+        raise ConfigError(f"thegame rollouts: start {start!r}; allowed: None (thegame has no "
+                          f"rounds)")
+    if rollouts < 1:
+        raise ConfigError(f"thegame rollouts: rollouts {rollouts}; allowed: 1 or more")
+    unknown = sorted(set(options) - set(PLANNER_OPTIONS))
+    if unknown or (options and not use_planner):
+        raise ConfigError(f"thegame rollouts: options {sorted(options)} for policy {policy!r}; "
+                          f"allowed: {sorted(PLANNER_OPTIONS) if use_planner else 'none'}")
+    cfg = planner_cfg(_Options({**PLANNER_OPTIONS, **options}))
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"thegame rollouts: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"thegame rollouts: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    rng = np.random.default_rng(seed)
+    cdef object bits = rng.bit_generator  # alive until the end
+    cdef bitgen_t *bg = bitgen_of(rng)
+    values = np.zeros((m * rollouts, n), dtype=np.float64)
+    if m == 0:
+        return values, 0
+    cdef double[:, ::1] vals = values
+    cdef void **ptrs = <void **>PyMem_Malloc(m * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    try:
+        for i in range(m):
+            ptrs[i] = <void *>&(<NativeState>states[i]).s
+        with nogil:
+            for i in range(m):
+                src = <TG *>ptrs[i]
+                for r in range(rollouts):
+                    w = src[0]
+                    for k in range(MAXP):
+                        plans[k].n = 0
+                        plans[k].at = 0
+                    made = 0
+                    while not w.over and made < max_decisions:
+                        if use_planner:
+                            a = planner_act(&w, &cfg, &plans[w.current])
+                            if a < 0:
+                                break
+                        else:
+                            k = legal(&w, acts)
+                            if k == 0:  # a loaded state G9 should have ended
+                                break
+                            a = acts[random_interval(bg, <uint64_t>(k - 1))]
+                        apply_action(&w, a)
+                        made += 1
+                    decisions += made
+                    v = w.on_piles / <double>NCARDS
+                    for k in range(n):
+                        vals[i * rollouts + r, k] = v
+    finally:
+        PyMem_Free(ptrs)
+    return values, decisions
+
+
+def play_out(list states, str policy="random", start=None, seeds=None, py=None,
+             long long max_decisions=20_000, **options):
+    """``Rollout.run`` of the search agents on every native state, in place and in C: each state
+    is played on to the game's end (thegame has no rounds: ``start`` must be None) with
+    ``policy``: ``random`` (``legal[int(rng.random() * len(legal))]`` of Python's
+    ``random.Random``: a fresh ``random.Random(seeds[i])`` per state, or the one ``py`` for all,
+    consumed in order as many ``run(state, py)`` calls would) or ``planner`` (``PlannerAgent``'s
+    decisions with its options, ``PLANNER_OPTIONS``; a fresh agent per seat and state). Returns
+    values float64[len(states), seats] (the shared return)."""
+    cdef MT mt
+    cdef NativeState st
+    cdef int i, k, a, m = len(states), n = 0, use_planner, made
+    cdef int acts[MAXLEGAL]
+    cdef PlannerCfg cfg
+    cdef Plan plans[5]
+    cdef double v
+    if policy not in ("random", "planner"):
+        raise ConfigError(f"thegame rollouts: policy {policy!r}; allowed: 'random' or 'planner'")
+    use_planner = policy == "planner"
+    if start is not None:
+        raise ConfigError(f"thegame play_out: start {start!r}; allowed: None (thegame has no "
+                          f"rounds: every rollout plays to the game's end)")
+    unknown = sorted(set(options) - set(PLANNER_OPTIONS))
+    if unknown or (options and not use_planner):
+        raise ConfigError(f"thegame play_out: options {sorted(options)} for policy {policy!r}; "
+                          f"allowed: {sorted(PLANNER_OPTIONS) if use_planner else 'none'}")
+    cfg = planner_cfg(_Options({**PLANNER_OPTIONS, **options}))
+    for i in range(m):
+        if type(states[i]) is not NativeState:
+            raise ConfigError(f"thegame play_out: a {type(states[i]).__name__} among the "
+                              f"states; allowed: native states (NativeState.from_python)")
+        if i and (<NativeState>states[i]).s.n != n:
+            raise ConfigError(f"thegame play_out: states of {n} and "
+                              f"{(<NativeState>states[i]).s.n} players; allowed: one player "
+                              f"count per call")
+        n = (<NativeState>states[i]).s.n
+    if not use_planner and (seeds is None) == (py is None):
+        raise ConfigError("thegame play_out: the random policy needs seeds (one per state) or "
+                          "py (one random.Random), exactly one of them")
+    if seeds is not None and len(seeds) != m:
+        raise ConfigError(f"thegame play_out: {len(seeds)} seeds for {m} states; allowed: one "
+                          f"each")
+    values = np.zeros((m, n), dtype=np.float64)
+    if m == 0:
+        return values
+    cdef double[:, ::1] vals = values
+    saved = None
+    if py is not None and not use_planner:
+        saved = mt_load(&mt, py)
+    for i in range(m):
+        st = <NativeState>states[i]
+        if seeds is not None and not use_planner:
+            mt_seed(&mt, <uint64_t>seeds[i])
+        with nogil:
+            for k in range(MAXP):
+                plans[k].n = 0
+                plans[k].at = 0
+            made = 0
+            while not st.s.over and made < max_decisions:
+                if use_planner:
+                    a = planner_act(&st.s, &cfg, &plans[st.s.current])
+                    if a < 0:
+                        break
+                else:
+                    k = legal(&st.s, acts)
+                    if k == 0:  # a loaded state G9 should have ended: nothing to play
+                        break
+                    a = acts[<int>(mt_random(&mt) * k)]
+                apply_action(&st.s, a)
+                made += 1
+            v = st.s.on_piles / <double>NCARDS
+            for k in range(n):
+                vals[i, k] = v
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return values
+
+
+def _python_randoms(seed, int count, py=None):
+    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
+    Mersenne Twister of the random rollout policy (for the tests)."""
+    cdef MT mt
+    saved = None
+    if py is not None:
+        saved = mt_load(&mt, py)
+    else:
+        mt_seed(&mt, <uint64_t>seed)
+    out = [mt_random(&mt) for _ in range(count)]
+    if saved is not None:
+        mt_store(&mt, py, saved)
+    return out
 
 
 def _rebuild(state):
