@@ -27,12 +27,13 @@ $(VENV)/.installed-dev: $(VENV)/.installed-base
 
 # Train a small flip6 agent by self-play and rank it against the baselines: about 7 minutes on a
 # quiet 2-core machine, set-up included (docs/results/training_time.md); the config's time limit
-# caps the training. The last line is the new agent's verdict in words.
+# caps the training. The last line is the new agent's verdict in words. Each run starts over
+# (--overwrite, --fresh: the earlier results are kept as results/demo.jsonl.bak1, .bak2, ...).
 demo: setup-demo
-	$(BIN)/python train.py --config configs/flip6_demo.yaml
+	$(BIN)/python train.py --config configs/flip6_demo.yaml --overwrite
 	$(BIN)/python evaluate.py --game flip6 --num-players 4 --deals 300 \
 		--agents runs/flip6_demo/final.zip zoo:flip6 ev threshold random --rank-by win-rate \
-		--out results/demo.json
+		--out results/demo.json --fresh
 
 # Two runs: everything but the timing-sensitive tests on $(WORKERS) workers, then the "serial"
 # ones (tests/test_throughput.py) alone in one process, so that no other test skews their timings.
