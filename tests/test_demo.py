@@ -167,6 +167,9 @@ def test_the_demo_runs_tiny_without_the_heavy_extras_and_ends_with_the_verdict(t
     )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     assert "the time limit of 0.05 min stopped the run: " in out.stdout
+    assert (
+        "-player tables: " in out.stdout and "(par 0.250: an equal share of the wins)" in out.stdout
+    )
     assert (tmp_path / "runs" / "flip6_demo" / "final.zip").exists()
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith("verdict: runs/flip6_demo/final.zip wins "), last
