@@ -82,11 +82,11 @@ def rating_note(result: TournamentResult, random: str) -> str:
 def order_note(result: TournamentResult) -> str:
     """One sentence when the rating and the win rate put two agents in opposite orders (""
     otherwise): what each column measures, so the order is not read as a contradiction."""
-    board = [s for s in result.summaries() if s.rating is not None]
-    for i, a in enumerate(board):
-        for b in board[i + 1 :]:
-            if (a.rating - b.rating) * (a.win_rate - b.win_rate) < 0:
-                up, down = (a, b) if a.rating > b.rating else (b, a)
+    board = [(s, s.rating) for s in result.summaries() if s.rating is not None]
+    for i, (a, ra) in enumerate(board):
+        for b, rb in board[i + 1 :]:
+            if (ra - rb) * (a.win_rate - b.win_rate) < 0:
+                up, down = (a, b) if ra > rb else (b, a)
                 return (
                     f"The two orders differ here: {up.name} is above {down.name} by rating, "
                     f"{down.name} wins more ({down.win_rate:.3f} to {up.win_rate:.3f}); the "
