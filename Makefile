@@ -25,10 +25,10 @@ $(VENV)/.installed-dev: $(VENV)/.installed-base
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $@
 
-# Train a small flip6 agent by self-play and rank it against the baselines: 5.4 minutes of CPU,
-# set-up included, measured apart (docs/results/training_time.md); the config's 4-minute limit
-# caps the training, so a quiet 2-core machine takes 7 minutes at most. The last line is the new agent's verdict in words. Each run starts over
-# (--overwrite, --fresh: the earlier results are kept as results/demo.jsonl.bak1, .bak2, ...).
+# Train a small flip6 agent by self-play and rank it against the baselines: 2.5 minutes on a quiet
+# 2-core machine, set-up included (docs/results/training_time.md); the config's 4-minute limit
+# caps the training on a busy one. The last line is the new agent's verdict in words. Each run
+# starts over (--overwrite, --fresh: the earlier results are kept as results/demo.jsonl.bak1, ...).
 demo: setup-demo
 	$(BIN)/python train.py --config configs/flip6_demo.yaml --overwrite
 	$(BIN)/python evaluate.py --game flip6 --num-players 4 --deals 300 \
