@@ -12,7 +12,9 @@ seed is played under every seat rotation (``--permutations``: every seating, up 
 
 Output: the leaderboard (Bradley-Terry rating fitted over all games at once, Elo scale, random
 = 0; win rate; mean score; paired bootstrap 95% intervals over deck seeds; ranked by ``--rank-by``)
-and head-to-head matrix on the terminal; ``--out`` (JSON:
+and head-to-head matrix on the terminal, then one verdict line in words for ``--verdict AGENT``
+(default: the first of ``--agents``): its win rate against par (an equal share of the wins at the
+table) and above, level with or below each other agent (paired 95% intervals); ``--out`` (JSON:
 every game's seed, seats and result, and the statistics); ``<out>.jsonl`` (games streamed as they
 finish: a re-run with the same agents and options plays only what is missing, so more deals extend
 the results and a killed run resumes); ``<out>.md`` with PNG plots next to it. Cooperative games
@@ -36,9 +38,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from cardarena.agents.evaluation.records import RANK_BY
-from cardarena.agents.evaluation.report import leaderboard_text
+from cardarena.agents.evaluation.report import leaderboard_text, verdict_line
 from cardarena.agents.evaluation.results import jsonl_path, save_result
 from cardarena.agents.evaluation.schedule import check_enough_agents, check_permutation_seats
 from cardarena.agents.evaluation.tournament import (
@@ -78,6 +81,24 @@ def _describe(spec: str) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     return 0
+
+
+def _check_args(args: argparse.Namespace, options: dict[str, Any]) -> None:
+    """The checks between arguments, before any game is played (a ConfigError naming the fix)."""
+    _check_counts(args)
+    if args.web and args.human is None:
+        raise ConfigError("--web is the browser table of --human SEAT: add --human 0")
+    check_conduct(args.on_agent_fault, args.decision_time, args.game_time)
+    if args.human is None and args.agents:
+        num_players = make_engine(args.game, options).num_players
+        if args.permutations:
+            check_permutation_seats(num_players)
+        check_enough_agents(args.game, args.agents, num_players)
+        if args.verdict is not None and args.verdict not in args.agents:
+            raise ConfigError(
+                f"--verdict {args.verdict} is not one of --agents ({' '.join(args.agents)}); "
+                "name one of them, as written there"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,6 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         help="leaderboard order: the Bradley-Terry rating (default) or the win rate",
     )
     parser.add_argument(
+        "--verdict",
+        default=None,
+        metavar="AGENT",
+        help="the agent whose verdict in words ends the output (default: the first of --agents)",
+    )
+    parser.add_argument(
         "--record",
         default=None,
         metavar="DIR",
@@ -201,15 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the following arguments are required: --agents")
     try:
         options = parse_options(args.option, args.num_players)
-        _check_counts(args)
-        if args.web and args.human is None:
-            raise ConfigError("--web is the browser table of --human SEAT: add --human 0")
-        check_conduct(args.on_agent_fault, args.decision_time, args.game_time)
-        if args.human is None and args.agents:
-            num_players = make_engine(args.game, options).num_players
-            if args.permutations:
-                check_permutation_seats(num_players)
-            check_enough_agents(args.game, args.agents, num_players)
+        _check_args(args, options)
         if args.address and args.backend != "ray":
             raise ConfigError(f"--address {args.address} is for --backend ray; add --backend ray")
         if args.human is None:
@@ -275,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(result.records)} games ({result.played} played in {result.seconds:.1f} s, "
         f"{result.reused} from earlier runs); written: {', '.join(written)}"
     )
+    print(verdict_line(result, args.verdict or args.agents[0]))
     return 0
 
 

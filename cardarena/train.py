@@ -29,6 +29,7 @@ from cardarena.agents.tools.commands import UserHelp, prog
 from cardarena.agents.training.config import load_config
 from cardarena.agents.training.trainer import train
 from cardarena.envs.core.engine import CardArenaError, ConfigError
+from cardarena.envs.core.registry import get_spec
 
 
 def _count(low: int):
@@ -184,11 +185,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     summary = json.loads((run_dir / "summary.json").read_text())
     final = summary["final_eval"]
+    spec = get_spec(cfg.game)
+    seats = spec.make_engine(**cfg.env).num_players
+    par = "" if spec.cooperative else f" (par {1 / seats:.3f}: an equal share of the wins)"
     print(
         f"trained {summary['timesteps']} steps in {summary['train_seconds']} s "
         f"({summary['steps_per_second']} steps/s); greedy win rate vs {final['against']} x"
         f"{cfg.env.get('num_players', 'default')}-player tables: {final['win_rate']:.3f} "
-        f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}] -> {run_dir / 'final.zip'}"
+        f"[{final['ci_low']:.3f}, {final['ci_high']:.3f}]{par} -> {run_dir / 'final.zip'}"
     )
     _print_time_limit(summary)
     return 0

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from cardarena.agents.evaluation.ratings import bootstrap_means
 from cardarena.agents.evaluation.records import TournamentResult
+from cardarena.agents.evaluation.summaries import wins_per_seed
 
 
 # ---- terminal text -------------------------------------------------------------------------------
@@ -99,6 +101,65 @@ def forfeits_text(result: TournamentResult, shown: int = 3) -> str:
     return "\n".join(lines) + "\n"
 
 
+def order_note(result: TournamentResult) -> str:
+    """One sentence when the rating and the win rate put two agents in opposite orders (""
+    otherwise): what each column measures, so the order is not read as a contradiction."""
+    board = [(s, s.rating) for s in result.summaries() if s.rating is not None]
+    for i, (a, ra) in enumerate(board):
+        for b, rb in board[i + 1 :]:
+            if (ra - rb) * (a.win_rate - b.win_rate) < 0:
+                up, down = (a, b) if ra > rb else (b, a)
+                return (
+                    f"The two orders differ here: {up.name} is above {down.name} by rating, "
+                    f"{down.name} wins more ({down.win_rate:.3f} to {up.win_rate:.3f}); the "
+                    "rating counts every opponent an agent finishes ahead of (a second place "
+                    "beats two), the win rate only first places."
+                )
+    return ""
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def verdict_line(result: TournamentResult, agent: str) -> str:
+    """One line in words on ``agent``: its share of the wins at the table against par (the equal
+    share, 1 / seats), with its 95% interval, and above / level with / below each other agent by
+    the paired 95% interval of the difference in win rate over deck seeds."""
+    if result.cooperative:
+        return (
+            f"verdict: none for {agent}: {result.game} is cooperative, the team table above is "
+            "the result"
+        )
+    board = {s.name: s for s in result.summaries()}
+    me = board.get(agent)
+    if me is None or not result.records:
+        return f"verdict: none for {agent}: it played no game here"
+    seats = len(result.records[0].lineup)
+    par = 1.0 / seats
+    low, high = me.win_ci
+    versus_par = "above par" if low > par else "below par" if high < par else "at par"
+    by_seed = wins_per_seed(result.records, result.agents)
+    me_i = result.agents.index(agent)
+    others = [a for a in result.agents if a != agent and a in board]
+    groups: dict[str, list[str]] = {"above": [], "level with": [], "below": []}
+    if others:
+        index = [result.agents.index(a) for a in others]
+        diff = by_seed[:, [me_i]] - by_seed[:, index]
+        _, d_low, d_high = bootstrap_means(diff, result._resamples())
+        for a, lo, hi in zip(others, d_low, d_high, strict=True):
+            where = "above" if lo > 0 else "below" if hi < 0 else "level with"
+            groups[where].append(f"{a} ({_pct(board[a].win_rate)})")
+    compared = "; ".join(f"{k} {', '.join(v)}" for k, v in groups.items() if v)
+    return (
+        f"verdict: {agent} wins {_pct(me.win_rate)} of its games at a {seats}-seat table "
+        f"(par {_pct(par)}: an equal share of the wins), 95% interval "
+        f"{_pct(low)}-{_pct(high)}: {versus_par}"
+        + (f"; {compared}" if compared else "")
+        + f" (paired 95% intervals over {by_seed.shape[0]} deck seeds; ties share the win)"
+    )
+
+
 def leaderboard_text(result: TournamentResult) -> str:
     """The leaderboard and head-to-head matrix (or, for a cooperative game, the team table and
     cross-play matrix), then the games forfeited, if any."""
@@ -118,7 +179,9 @@ def _board_text(result: TournamentResult) -> str:
     board = result.summaries()
     for i, s in enumerate(board, 1):
         table.add_row(*_leaderboard_cells(i, s, s.name))
+    note = order_note(result)
     table.caption = f"ranked by {ranked_by(result)}. " + rating_note(result, "random")
+    table.caption += f" {note}" if note else ""
     out = _render(table)
     if len(board) > 1:
         share, games = result.head_to_head()
@@ -353,6 +416,7 @@ def write_report(
             "",
             f"Ranked by {ranked_by(result)}. " + rating_note(result, "`random`"),
             "",
+            *([order_note(result), ""] if order_note(result) else []),
         ]
         if board and all(s.rating is not None for s in board):
             png = Path(f"{stem}_rating.png")

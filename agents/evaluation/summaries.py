@@ -65,19 +65,13 @@ def _per_seed(
         return np.where(counts > 0, sums / counts, np.nan)
 
 
-def summarise(
-    records: Sequence[GameRecord],
-    agents: Sequence[str],
-    bootstrap: int = BOOTSTRAP,
-    resamples: Resamples | None = None,
-) -> list[AgentSummary]:
-    """Win rate (ties share the win) and mean score per agent, with paired bootstrap 95%
-    intervals over deck seeds; highest win rate first. Names not in ``agents`` are left out."""
+def _seat_rows(
+    records: Sequence[GameRecord], agents: Sequence[str]
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One row per seat of every game: (number of seeds, seed position, agent index (-1: not in
+    ``agents``), win share (ties share the win), score, return)."""
     seeds, seed_of = seed_positions(records)
-    if resamples is None:
-        resamples = Resamples(len(seeds), bootstrap)
     index = {a: i for i, a in enumerate(agents)}
-    k = len(agents)
     seat_seed, who, wins, scores, returns = [], [], [], [], []
     for pos, r in zip(seed_of.tolist(), records, strict=True):
         share = 1.0 / len(r.winners) if r.winners else 0.0
@@ -87,14 +81,41 @@ def summarise(
             wins.append(share if seat in r.winners else 0.0)
             scores.append(r.scores[seat])
             returns.append(r.returns[seat])
-    pos_arr = np.array(seat_seed, dtype=np.int64)
-    who_arr = np.array(who, dtype=np.int64)
-    win_by = _per_seed(pos_arr, who_arr, np.array(wins), len(seeds), k)
-    score_by = _per_seed(pos_arr, who_arr, np.array(scores, dtype=np.float64), len(seeds), k)
+    return (
+        len(seeds),
+        np.array(seat_seed, dtype=np.int64),
+        np.array(who, dtype=np.int64),
+        np.array(wins, dtype=np.float64),
+        np.array(scores, dtype=np.float64),
+        np.array(returns, dtype=np.float64),
+    )
+
+
+def wins_per_seed(records: Sequence[GameRecord], agents: Sequence[str]) -> np.ndarray:
+    """(deck seeds, agents): each agent's mean win share per deck seed (NaN where it did not
+    play that seed), in the order of ``agents``: paired comparisons take differences of columns."""
+    num_seeds, pos_arr, who_arr, wins, _, _ = _seat_rows(records, agents)
+    return _per_seed(pos_arr, who_arr, wins, num_seeds, len(agents))
+
+
+def summarise(
+    records: Sequence[GameRecord],
+    agents: Sequence[str],
+    bootstrap: int = BOOTSTRAP,
+    resamples: Resamples | None = None,
+) -> list[AgentSummary]:
+    """Win rate (ties share the win) and mean score per agent, with paired bootstrap 95%
+    intervals over deck seeds; highest win rate first. Names not in ``agents`` are left out."""
+    num_seeds, pos_arr, who_arr, wins, scores, returns = _seat_rows(records, agents)
+    if resamples is None:
+        resamples = Resamples(num_seeds, bootstrap)
+    k = len(agents)
+    win_by = _per_seed(pos_arr, who_arr, wins, num_seeds, k)
+    score_by = _per_seed(pos_arr, who_arr, scores, num_seeds, k)
     mean, low, high = bootstrap_means(np.hstack([win_by, score_by]), resamples)
     keep = who_arr >= 0
     games = np.bincount(who_arr[keep], minlength=k)
-    return_sum = np.bincount(who_arr[keep], weights=np.array(returns)[keep], minlength=k)
+    return_sum = np.bincount(who_arr[keep], weights=returns[keep], minlength=k)
     out = []
     for i, name in enumerate(agents):
         if not games[i]:
