@@ -145,7 +145,11 @@ class SeatModel:
     def expected(self, deltas: list[float]) -> float:
         if not self.total:
             return 0.0
-        return sum(p * d for p, d in zip(self.counts, deltas, strict=True) if p) / self.total
+        total = 0.0  # left to right on every Python (3.12's sum() of floats compensates), as in C
+        for p, d in zip(self.counts, deltas, strict=True):
+            if p:
+                total += p * d
+        return total / self.total
 
     def best_of_two(self, deltas: list[float]) -> float:
         """E[max] of two cards drawn (FORK, S16), treating them as independent."""

@@ -37,8 +37,9 @@ min_worlds    pimc        with ``gate``: after this many worlds, stop when no ac
                           2 standard errors of beating the rollout policy's choice (0 = never)
 ============  ==========  ===================================================================
 
-Rollouts run in C where the engine ports the rollout policy (``engine.rollout_policies``; flip6's
-native engine: ``random``, ``threshold``, ``ev``; suicidium's: ``random``, ``heuristic``):
+Rollouts run in C where the engine ports the rollout policy (``engine.rollout_policies``; the
+native engines of flip6 and sevn: ``random``, ``threshold``, ``ev``; ratatat's: ``random``,
+``tracker``; thegame's: ``random``, ``planner``; suicidium's: ``random``, ``heuristic``):
 ``agents/search/rollout.py`` hands them to ``engine.play_out`` with the same generators, so the
 values and the decisions are those of the Python rollouts (``tests/test_native_rollouts.py``),
 only faster.

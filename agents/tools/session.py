@@ -206,7 +206,9 @@ class SeatSession:
             if current == self.seat:
                 return
             try:
-                action = decide(self.spec, engine, state, current, self.players[current], self._mask)
+                action = decide(
+                    self.spec, engine, state, current, self.players[current], self._mask
+                )
             except AgentFault as err:  # an outside agent: its verdict names the deck seed
                 raise err.at(current, self.seed) from None
             self._apply(action, current)
