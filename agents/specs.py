@@ -74,6 +74,48 @@ def _network(
     return agent
 
 
+#: spec kinds of players outside this process (``agents/outside``)
+OUTSIDE_KINDS = ("llm:", "exec:", "exec+obs:")
+
+
+def _outside(
+    game: str, spec: str, seed: int | None, search: Callable[[str, str, int | None], Agent] | None
+) -> Agent:
+    """A language model behind a function (``llm:``, agents/outside/llm.py) or a program
+    (``exec:``, agents/outside/process.py); refused as a rollout or leaf player of a search,
+    which would ask it thousands of times."""
+    if search is None:
+        raise ConfigError(f"an outside player ({spec!r}) cannot play inside a search")
+    if spec.startswith("llm:"):
+        from cardarena.agents.outside.llm import build_llm_agent
+
+        return build_llm_agent(game, spec, seed, lambda g, s, r: build_agent(g, s, r, search))
+    from cardarena.agents.outside.process import exec_agent
+
+    return exec_agent(game, spec, seed)
+
+
+def _factory(game: str, spec: str, seed: int | None) -> Agent:
+    """``module:factory``: the user's ``factory(game=..., seed=...)``."""
+    module, _, factory = spec.partition(":")
+    try:
+        make = getattr(importlib.import_module(module), factory)
+    except (ImportError, AttributeError) as err:
+        raise ConfigError(f"cannot load agent {spec!r}: {err}") from None
+    if not callable(make):
+        raise ConfigError(f"{spec!r} is {make!r}, not a factory function")
+    try:
+        built = make(game=game, seed=seed)
+    except TypeError as err:  # not a factory(game=..., seed=...) at all
+        raise ConfigError(
+            f"agent factory {spec!r} cannot be called as {factory}(game=..., seed=...): "
+            f"{err}; a factory takes those two keywords and returns an object with act()"
+        ) from None
+    if not hasattr(built, "act"):
+        raise ConfigError(f"{spec!r} returned {built!r}, which has no act() method")
+    return built
+
+
 def build_agent(
     game: str,
     spec: str,
@@ -100,43 +142,16 @@ def build_agent(
                 f"scripted baseline of {game} {list(baselines)}, 'zoo:NAME' or a checkpoint"
             )
         return search(game, spec, seed)
-    if spec.startswith("llm:"):  # a language model behind a function (agents/outside/llm.py)
-        from cardarena.agents.outside.llm import build_llm_agent
-
-        if search is None:  # a rollout or leaf player: it would ask the model thousands of times
-            raise ConfigError(f"a language model ({spec!r}) cannot play inside a search")
-        return build_llm_agent(game, spec, seed, lambda g, s, r: build_agent(g, s, r, search))
+    if spec.startswith(OUTSIDE_KINDS):
+        return _outside(game, spec, seed, search)
     if spec.startswith("zoo:"):
         return _network(game, zoo_path(spec), spec, seed)
-    if spec.startswith(("exec:", "exec+obs:")):  # a program: agents/outside/process.py
-        from cardarena.agents.outside.process import exec_agent
-
-        if search is None:  # a rollout or leaf player: it would be asked thousands of times
-            raise ConfigError(f"an outside program ({spec!r}) cannot play inside a search")
-
-        return exec_agent(game, spec, seed)
     if spec.startswith("sb3:"):
         return _network(game, spec[4:], None, seed, sb3=True)
     if spec.endswith(".zip"):
         return _network(game, spec, None, seed)
     if ":" in spec:
-        module, _, factory = spec.partition(":")
-        try:
-            make = getattr(importlib.import_module(module), factory)
-        except (ImportError, AttributeError) as err:
-            raise ConfigError(f"cannot load agent {spec!r}: {err}") from None
-        if not callable(make):
-            raise ConfigError(f"{spec!r} is {make!r}, not a factory function")
-        try:
-            built = make(game=game, seed=seed)
-        except TypeError as err:  # not a factory(game=..., seed=...) at all
-            raise ConfigError(
-                f"agent factory {spec!r} cannot be called as {factory}(game=..., seed=...): "
-                f"{err}; a factory takes those two keywords and returns an object with act()"
-            ) from None
-        if not hasattr(built, "act"):
-            raise ConfigError(f"{spec!r} returned {built!r}, which has no act() method")
-        return built
+        return _factory(game, spec, seed)
     raise ConfigError(
         f"unknown agent {spec!r} for {game}; use one of {scripted_names(game) + list(exact(game))}, "
         f"'zoo:NAME', a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
