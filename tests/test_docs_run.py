@@ -501,7 +501,7 @@ def serve() -> None:
         rc = os.waitstatus_to_exitcode(status) if not timed_out else -9
         text = log.read_text(errors="replace") if log.exists() else ""
         reply = {"rc": rc, "timed_out": timed_out, "seconds": time.perf_counter() - start}
-        print(json.dumps({**reply, "output": text[-6000:]}), file=out, flush=True)
+        print(json.dumps({**reply, "output": text[-20000:]}), file=out, flush=True)
 
 
 def _kill(pid: int) -> None:
