@@ -64,16 +64,19 @@ def gone_within(pid: int, seconds: float = 5.0) -> bool:
 
 
 def bots_running(marker: str) -> list[int]:
-    """Pids of processes whose command line names ``marker`` (this checkout's bot scripts)."""
+    """Pids of this process's children whose command line names ``marker`` (other test
+    processes, e.g. pytest-xdist's other worker, run the same bot scripts at the same time)."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as f:
                     cmd = f.read().decode(errors="replace")
-            except OSError:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    parent = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
                 continue
-            if marker in cmd and alive(int(entry)):
+            if marker in cmd and parent == os.getpid() and alive(int(entry)):
                 found.append(int(entry))
     return found
 

@@ -80,8 +80,8 @@ def build_agents(
             conduct = conduct or {}
             agent.set_limits(conduct.get("decision_time"), conduct.get("game_time"))
             if base_dir and getattr(agent, "cwd", "") is None:
-                agent.cwd = base_dir
-            agent.table_options = conduct.get("options")
+                agent.cwd = base_dir  # type: ignore[attr-defined]
+            agent.table_options = conduct.get("options")  # type: ignore[attr-defined]
         built[spec] = agent
     return built
 
@@ -268,7 +268,7 @@ def _ray_chunk(
     conduct: Conduct | None = None,
 ) -> list[GameRecord]:
     conduct = conduct or {}
-    key = (game, json.dumps(options, sort_keys=True), tuple(specs), base_dir)
+    key: tuple[Any, ...] = (game, json.dumps(options, sort_keys=True), tuple(specs), base_dir)
     key += (json.dumps(conduct, sort_keys=True),)
     if key not in _RAY_CACHE:
         _RAY_CACHE[key] = build_agents(game, specs, base_dir, conduct)

@@ -333,6 +333,8 @@ class ExecAgent(Agent):
         self.cwd = cwd
         #: the options the tables are made with (the tournament sets them), for the hello
         self.table_options: dict[str, Any] | None = None
+        self.decision_time: float = DECISION_TIME
+        self.game_time: float = GAME_TIME
         self.set_limits(decision_time, game_time)
         self._stable: list[Bot] = []  # idle processes, shared with this agent's copies
         self._bot: Bot | None = None
@@ -360,7 +362,7 @@ class ExecAgent(Agent):
         self._seed = seed
         self._hello = False
         self._used = 0.0
-        self._text = None
+        self._text: str | None = None
         self._engine: Any = None
         self._seat: int | None = None
 

@@ -81,7 +81,7 @@ class Rollout:
             options = {k: getattr(self.agents[0], k) for k in names} if self.agents else {}
             self.native = (policy, options)
         #: the port draws the agents' random choices from their own generators (option "rng")
-        self.native_rngs = self.native is not None and "rng" in ports[policy]
+        self.native_rngs = self.native is not None and "rng" in (ports or {})[policy]
 
     def reseed(self, rng: random.Random) -> None:
         """Re-seed the scripted agents (called once per search, from the searching agent's rng)."""
