@@ -20,12 +20,14 @@ arithmetic for such states.
 ``NativePlanner`` is ``PlannerAgent`` of ``agents/baselines/thegame.py`` on the struct, decision
 for decision (the same search in the same order, the same float arithmetic), for rollouts.
 
+The random-number plumbing every game's core shares (numpy's ``random_interval`` and
+permutation, Python's Mersenne Twister for the random rollout policy) is
+``envs/core/_native_common.pxi``, included below.
+
 Built optionally by ``setup.py``; ``native.py`` is the Python side (``NATIVE_AVAILABLE``).
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.pycapsule cimport PyCapsule_GetPointer
-from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.math cimport INFINITY
 from libc.string cimport memcpy, memset
@@ -37,6 +39,9 @@ import numpy as np
 
 from cardarena.envs.core.engine import ConfigError, copy_generator
 from cardarena.envs.thegame.rules import TheGameState
+
+cdef str GAME = "thegame"  # the name the shared code's errors start with
+include "../core/_native_common.pxi"
 
 cnp.import_array()
 
@@ -93,42 +98,6 @@ cdef struct TG:
     int won
     long long turn_index
     long long decisions
-
-
-# ---- numpy's random_interval and permutation (numpy/random/src/distributions) ----------------
-cdef inline uint64_t random_interval(bitgen_t *bg, uint64_t mx) noexcept nogil:
-    """A uniform integer in [0, mx], drawn exactly as numpy's ``random_interval``."""
-    cdef uint64_t mask, value
-    if mx == 0:
-        return 0
-    mask = mx
-    mask |= mask >> 1
-    mask |= mask >> 2
-    mask |= mask >> 4
-    mask |= mask >> 8
-    mask |= mask >> 16
-    mask |= mask >> 32
-    if mx <= <uint64_t>0xFFFFFFFFUL:
-        while True:
-            value = bg.next_uint32(bg.state) & mask
-            if value <= mx:
-                return value
-    while True:
-        value = bg.next_uint64(bg.state) & mask
-        if value <= mx:
-            return value
-
-
-cdef inline void shuffle(bitgen_t *bg, int8_t *data, int n) noexcept nogil:
-    """``data`` reordered as ``[data[i] for i in rng.permutation(n)]`` (numpy's ``_shuffle_raw``
-    on ``arange(n)``: for i from n-1 down to 1, swap i with random_interval(i))."""
-    cdef int i, j
-    cdef int8_t t
-    for i in range(n - 1, 0, -1):
-        j = <int>random_interval(bg, <uint64_t>i)
-        t = data[i]
-        data[i] = data[j]
-        data[j] = t
 
 
 # ---- the engine (TheGame's methods, same names) -------------------------------------------------
@@ -979,111 +948,6 @@ cdef class NativePlanner:
 
 
 # ---- Python state <-> struct -------------------------------------------------------------------
-# ---- Python's random.Random (CPython's _randommodule.c: MT19937, random() in 53 bits) ----------
-cdef enum:
-    MT_N = 624
-    MT_M = 397
-
-
-cdef struct MT:
-    uint32_t mt[624]
-    int index
-
-
-cdef void mt_init_genrand(MT *r, uint32_t s) noexcept nogil:
-    cdef int i
-    r.mt[0] = s
-    for i in range(1, MT_N):
-        r.mt[i] = <uint32_t>(<uint32_t>1812433253 * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
-    r.index = MT_N
-
-
-cdef void mt_seed(MT *r, uint64_t seed) noexcept nogil:
-    """``random.Random(seed)`` for 0 <= seed < 2**64: ``init_by_array`` of its 32-bit words."""
-    cdef uint32_t key[2]
-    cdef int length = 2 if seed >> 32 else 1, i = 1, j = 0, k
-    key[0] = <uint32_t>(seed & 0xFFFFFFFFUL)
-    key[1] = <uint32_t>(seed >> 32)
-    mt_init_genrand(r, <uint32_t>19650218)
-    k = MT_N if MT_N > length else length
-    while k:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1664525))
-                             + key[j] + <uint32_t>j)
-        i += 1
-        j += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        if j >= length:
-            j = 0
-        k -= 1
-    k = MT_N - 1
-    while k:
-        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * <uint32_t>1566083941))
-                             - <uint32_t>i)
-        i += 1
-        if i >= MT_N:
-            r.mt[0] = r.mt[MT_N - 1]
-            i = 1
-        k -= 1
-    r.mt[0] = <uint32_t>0x80000000UL
-
-
-cdef uint32_t mt_next(MT *r) noexcept nogil:
-    cdef uint32_t y
-    cdef uint32_t *mt = r.mt
-    cdef int kk
-    if r.index >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (mt[kk] & <uint32_t>0x80000000UL) | (mt[kk + 1] & <uint32_t>0x7FFFFFFFUL)
-            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
-        y = (mt[MT_N - 1] & <uint32_t>0x80000000UL) | (mt[0] & <uint32_t>0x7FFFFFFFUL)
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (<uint32_t>0x9908B0DFUL if y & 1 else 0)
-        r.index = 0
-    y = mt[r.index]
-    r.index += 1
-    y ^= y >> 11
-    y ^= (y << 7) & <uint32_t>0x9D2C5680UL
-    y ^= (y << 15) & <uint32_t>0xEFC60000UL
-    y ^= y >> 18
-    return y
-
-
-cdef inline double mt_random(MT *r) noexcept nogil:
-    """``random.random()``."""
-    cdef uint32_t a = mt_next(r) >> 5, b = mt_next(r) >> 6
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
-
-
-cdef object mt_load(MT *r, object py):
-    """The state of a ``random.Random`` (``getstate``); returns what ``mt_store`` puts back
-    around it (the version and the Gaussian cache)."""
-    cdef tuple state = py.getstate()
-    cdef tuple internal = state[1]
-    cdef int k
-    if len(internal) != MT_N + 1:
-        raise ConfigError(f"thegame rollouts: a random.Random state of {len(internal)} words; "
-                          f"allowed: {MT_N + 1} (CPython's Mersenne Twister)")
-    for k in range(MT_N):
-        r.mt[k] = <uint32_t>(<object>PyTuple_GET_ITEM(internal, k))
-    r.index = <int>(<object>PyTuple_GET_ITEM(internal, MT_N))
-    return state
-
-
-cdef int mt_store(MT *r, object py, tuple state) except -1:
-    """Back into the ``random.Random`` (``setstate``)."""
-    cdef list words = [None] * (MT_N + 1)
-    cdef int k
-    for k in range(MT_N):
-        words[k] = r.mt[k]
-    words[MT_N] = r.index
-    py.setstate((state[0], tuple(words), state[2]))
-    return 0
-
-
 cdef int check_range(str what, object value, long low, long high) except? -1:
     if type(value) is not int and not isinstance(value, (int, np.integer)):
         raise ConfigError(f"thegame state: {what} is {value!r}; allowed: an int in {low}..{high}")
@@ -1311,11 +1175,6 @@ cdef inline cnp.ndarray new_obs():
     cdef cnp.npy_intp dims[1]
     dims[0] = OBS_SIZE
     return cnp.PyArray_EMPTY(1, dims, cnp.NPY_FLOAT32, 0)
-
-
-cdef inline bitgen_t *bitgen_of(object rng) except NULL:
-    capsule = rng.bit_generator.capsule
-    return <bitgen_t *>PyCapsule_GetPointer(capsule, "BitGenerator")
 
 
 def encode(state, seat):
@@ -1640,8 +1499,7 @@ def rollout_batch(list states, str policy="random", horizon="game", seed=0, int 
     if start is not None:
         raise ConfigError(f"thegame rollouts: start {start!r}; allowed: None (thegame has no "
                           f"rounds)")
-    if rollouts < 1:
-        raise ConfigError(f"thegame rollouts: rollouts {rollouts}; allowed: 1 or more")
+    check_rollouts(rollouts)
     unknown = sorted(set(options) - set(PLANNER_OPTIONS))
     if unknown or (options and not use_planner):
         raise ConfigError(f"thegame rollouts: options {sorted(options)} for policy {policy!r}; "
@@ -1735,12 +1593,7 @@ def play_out(list states, str policy="random", start=None, seeds=None, py=None,
                               f"{(<NativeState>states[i]).s.n} players; allowed: one player "
                               f"count per call")
         n = (<NativeState>states[i]).s.n
-    if not use_planner and (seeds is None) == (py is None):
-        raise ConfigError("thegame play_out: the random policy needs seeds (one per state) or "
-                          "py (one random.Random), exactly one of them")
-    if seeds is not None and len(seeds) != m:
-        raise ConfigError(f"thegame play_out: {len(seeds)} seeds for {m} states; allowed: one "
-                          f"each")
+    check_seeds(not use_planner, seeds, py, m)
     values = np.zeros((m, n), dtype=np.float64)
     if m == 0:
         return values
@@ -1775,21 +1628,6 @@ def play_out(list states, str policy="random", start=None, seeds=None, py=None,
     if saved is not None:
         mt_store(&mt, py, saved)
     return values
-
-
-def _python_randoms(seed, int count, py=None):
-    """``count`` values of ``random.Random(seed).random()`` (or of ``py``, advanced) from the C
-    Mersenne Twister of the random rollout policy (for the tests)."""
-    cdef MT mt
-    saved = None
-    if py is not None:
-        saved = mt_load(&mt, py)
-    else:
-        mt_seed(&mt, <uint64_t>seed)
-    out = [mt_random(&mt) for _ in range(count)]
-    if saved is not None:
-        mt_store(&mt, py, saved)
-    return out
 
 
 def _rebuild(state):
