@@ -25,6 +25,12 @@ solved name          an exact player (``agents/exact``): flip6 ``optimal_round``
                      ``pimc:worlds=16,rollouts=1,rollout=ev``
 ``ismcts[:k=v,...]`` search: single-observer information-set MCTS, e.g.
                      ``ismcts:iterations=200,rollout=random,c=0.7``
+``search:LABEL``     the search setting a game's manifest names LABEL (its ``[[search]]`` rows
+                     in ``envs/<game>/game.toml``, the best measured: ``search_settings(game)``),
+                     named ``search:LABEL``: flip6 ``flip6``, sevn ``sevn``, ratatat
+                     ``ratatat``, suicidium ``suicidium_survive``, ``suicidium_depression``,
+                     thegame ``thegame_2p``, ``thegame_4p``; e.g. ``search:flip6`` is
+                     ``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5``
 ===================  ======================================================================
 """
 
@@ -37,6 +43,7 @@ from cardarena.agents.specs import (
     build_agent,
     scripted,
     scripted_names,
+    search_settings,
     zoo_names,
     zoo_path,
 )
@@ -61,6 +68,7 @@ __all__ = [
     "make_agent",
     "scripted",
     "scripted_names",
+    "search_settings",
     "zoo_names",
     "zoo_path",
 ]

@@ -1,6 +1,8 @@
 """Agent specs: the short strings ``make_agent`` reads, resolved to agents.
 
-Everything but the search specs (``pimc[:...]``, ``ismcts[:...]``) is built here. The search
+Everything but the search specs (``pimc[:...]``, ``ismcts[:...]``) is built here; a named
+search setting (``search:LABEL``, a ``[[search]]`` row of the game's manifest) is resolved here
+to its spec. The search
 package builds its rollout and leaf players from this module, and ``cardarena.agents`` hands the
 search specs to ``agents.search``, so the two never import each other (tests/test_layers.py).
 """
@@ -20,6 +22,8 @@ from cardarena.envs.core.registry import get_spec
 ZOO_DIR = Path(__file__).resolve().parent / "zoo"
 #: the spec kinds (text before the first ``:``) of the search agents (``agents/search``)
 SEARCH_KINDS = ("pimc", "ismcts")
+#: ``search:LABEL``: the search setting the game's manifest names LABEL (:func:`search_settings`)
+NAMED_SEARCH = "search:"
 
 
 def scripted(game: str) -> dict[str, Callable[..., Agent]]:
@@ -39,6 +43,31 @@ def scripted_names(game: str) -> list[str]:
 
 def best_baseline(game: str) -> str:
     return scripted_names(game)[-1]
+
+
+def search_settings(game: str) -> dict[str, str]:
+    """The search settings ``game``'s manifest names (its ``[[search]]`` rows in
+    ``envs/<game>/game.toml``: the best measured), label -> agent spec; ``search:LABEL``
+    builds one."""
+    return {row.label: row.agent for row in get_spec(game).search}
+
+
+def _named_search(
+    game: str, spec: str, seed: int | None, search: Callable[[str, str, int | None], Agent] | None
+) -> Agent:
+    """``search:LABEL``: the agent of that setting, named by the spec as written."""
+    label = spec[len(NAMED_SEARCH) :]
+    settings = search_settings(game)
+    if label not in settings:
+        known = ", ".join(f"'{NAMED_SEARCH}{k}'" for k in settings) or "none"
+        raise ConfigError(
+            f"unknown search setting {spec!r} for {game}; its manifest names {known} "
+            f"(the [[search]] rows of its game.toml); or write the setting out, e.g. "
+            f"'pimc:worlds=16,rollout=random'"
+        )
+    agent = build_agent(game, settings[label], seed, search)
+    agent.name = spec
+    return agent
 
 
 def zoo_names() -> list[str]:
@@ -135,6 +164,8 @@ def build_agent(
     solved = exact(game)
     if spec in solved:
         return solved[spec](seed=seed)
+    if spec.startswith(NAMED_SEARCH):
+        return _named_search(game, spec, seed, search)
     if spec.partition(":")[0] in SEARCH_KINDS:
         if search is None:
             raise ConfigError(
@@ -155,5 +186,6 @@ def build_agent(
     raise ConfigError(
         f"unknown agent {spec!r} for {game}; use one of {scripted_names(game) + list(exact(game))}, "
         f"'zoo:NAME', a checkpoint path ending in .zip, 'pimc[:options]', 'ismcts[:options]', "
+        f"'search:LABEL' {list(search_settings(game))}, "
         f"'llm:module:function', 'exec:COMMAND' or 'module:factory'"
     )

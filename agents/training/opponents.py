@@ -26,6 +26,14 @@ class OpponentPool:
 
     Snapshots are read from ``snapshot_dir`` and loaded once per process: ``refresh()`` picks up
     new files (each SubprocVecEnv worker keeps its own cache; nothing is pickled per step).
+
+    Scripted agents are built once and kept: a pool serves one env, so within one call the
+    i-th seat that draws a name gets that name's i-th instance (built on first need), and no two
+    seats of a game share one. The env resets each agent with a fresh seed every episode, which
+    starts a new game for every agent of the suite (an ``exec:`` program keeps its process and
+    gets a new ``hello``), so the games are those of new agents, at no construction cost.
+    :meth:`close` ends what the kept agents hold open (an ``exec:`` program's process); the env
+    calls it from its own ``close()``.
     """
 
     def __init__(
@@ -43,8 +51,12 @@ class OpponentPool:
             raise ConfigError("opponents.scripted weights must be >= 0")
         if sum(scripted.values()) <= 0 and latest + past < 1:
             raise ConfigError("opponents.scripted needs a positive weight (or latest+past = 1)")
-        for name in scripted:
-            make_agent(game, name)  # unknown names fail here, with the known ones listed
+        #: the kept scripted agents by name (the first built here, to check the name)
+        self._instances: dict[str, list[Agent]] = {
+            # unknown names fail here, with the known ones listed
+            name: [make_agent(game, name)]
+            for name in scripted
+        }
         self.game = game
         self.snapshot_dir = Path(snapshot_dir)
         self.scripted_names = list(scripted)
@@ -85,6 +97,7 @@ class OpponentPool:
         if self._resets % 16 == 1:
             self.refresh()
         out: list[Agent] = []
+        drawn: dict[str, int] = {}  # seats of this call that drew each scripted name
         for _ in range(k):
             u = rng.random()
             if self._snapshots and u < self.latest + self.past:
@@ -95,8 +108,33 @@ class OpponentPool:
                 )
             else:
                 j = int(rng.choice(len(self.scripted_names), p=self.scripted_p))
-                out.append(make_agent(self.game, self.scripted_names[j]))
+                out.append(self._scripted(self.scripted_names[j], drawn))
         return out
+
+    def _scripted(self, name: str, drawn: dict[str, int]) -> Agent:
+        """The next instance of ``name`` not yet seated in this call (built on first need)."""
+        i = drawn.get(name, 0)
+        drawn[name] = i + 1
+        kept = self._instances.setdefault(name, [])
+        if i == len(kept):
+            kept.append(make_agent(self.game, name))
+        return kept[i]
+
+    def close(self) -> None:
+        """Close every kept scripted agent that has a ``close()`` (an ``exec:`` program's
+        process ends) and forget them all: a later call builds new ones."""
+        instances, self._instances = self._instances, {}
+        failed: Exception | None = None
+        for kept in instances.values():
+            for agent in kept:
+                closer = getattr(agent, "close", None)
+                try:
+                    if closer is not None:
+                        closer()
+                except Exception as err:  # noqa: BLE001 - the others are closed all the same
+                    failed = failed or err
+        if failed is not None:
+            raise failed
 
     @classmethod
     def from_config(cls, cfg: TrainConfig, snapshot_dir: str | Path) -> OpponentPool:

@@ -9,6 +9,11 @@ The learner's reward is 0 until the game ends, then its own terminal payoff (``r
 ``infos["action_mask"]``. Cooperative games may set ``shared_policy=True``: the learner then
 acts for every seat (one shared policy), with the shared reward at the end.
 
+Opponents are reset with a fresh seed every episode, so a sampler may hand the same agent objects
+out again; at a game's end each hears the result (``end_game``, as in tournaments: an outside
+program gets its ``result`` message), and ``close()`` calls the sampler's ``close()`` if it has
+one (what it keeps open, such as an outside program's process, ends there).
+
 The game is a :class:`~envs.core.table.Table`, as in the AEC env (``aec.py``): both envs check
 reset options (an unknown one is a ConfigError naming the known ones), seeds and actions the same
 way, and reward the same changes of ``engine.returns``. The default opponent is
@@ -24,7 +29,7 @@ import gymnasium as gym
 import numpy as np
 
 from cardarena.envs.core.errors import ConfigError, check_int, check_number
-from cardarena.envs.core.loop import play
+from cardarena.envs.core.loop import finish, play, result
 from cardarena.envs.core.registry import get_spec
 from cardarena.envs.core.seats import RandomSeat, SeatAgent
 from cardarena.envs.core.table import SEED_BOUND, Table, check_seed
@@ -174,6 +179,9 @@ class SelfPlayEnv(gym.Env):
             info["win"] = (1.0 / len(winners)) if self.seat in winners else 0.0
             info["scores"] = self.engine.scores(self.state)
             info["opponents"] = [a.name if a else "learner" for a in self.seat_agents]
+            if not self.shared_policy:  # kept opponents (an outside program) hear the result
+                outcome = result(self.engine, self.state, cooperative=self.spec_game.cooperative)
+                finish(self.seat_agents, outcome)
         return self._observe(), reward, over, False, info
 
     def action_masks(self) -> np.ndarray:
@@ -187,6 +195,14 @@ class SelfPlayEnv(gym.Env):
         setter = getattr(self.opponents, "set_priorities", None)
         if setter is not None:
             setter(priorities)
+
+    def close(self) -> None:
+        """Close the opponent sampler when it has a ``close()`` (one that keeps its agents ends
+        their outside programs' processes there)."""
+        closer = getattr(self.opponents, "close", None)
+        if closer is not None:
+            closer()
+        super().close()
 
     def render(self) -> str:  # type: ignore[override]
         return self.spec_game.render(self.table.require("render()"), self.seat)
