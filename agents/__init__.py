@@ -31,6 +31,9 @@ solved name          an exact player (``agents/exact``): flip6 ``optimal_round``
                      ``ratatat``, suicidium ``suicidium_survive``, ``suicidium_depression``,
                      thegame ``thegame_2p``, ``thegame_4p``; e.g. ``search:flip6`` is
                      ``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5``
+``seer[:k=v,...]``   NOT a legal player: the rollout search on the true state, every hidden
+                     card seen (``agents/seer.py``; tournaments need ``--allow-seers``), e.g.
+                     ``seer:rollouts=1,rollout=ev,horizon=game``
 ===================  ======================================================================
 """
 
@@ -57,6 +60,10 @@ def _search_agent(game: str, spec: str, seed: int | None) -> Agent:
 
 def make_agent(game: str, spec: str, seed: int | None = None) -> Agent:
     """Build an agent for ``game`` from a short spec (see the module docstring)."""
+    if spec.partition(":")[0] == "seer":  # sees the true state: never a rollout player
+        from cardarena.agents.seer import make_seer
+
+        return make_seer(game, spec, seed)
     return build_agent(game, spec, seed, search=_search_agent)
 
 

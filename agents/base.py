@@ -27,6 +27,12 @@ class Agent:
     #: with a ``envs.core.loop.Worlds`` handle (engine, spec, seat, ``sample(rng)``: worlds of the
     #: seat's information set, built from a scrubbed state, so no true hidden card is in it)
     uses_worlds: bool = False
+    #: seers set this (``agents/seer.py``): the game loop then calls ``set_state(spec, engine,
+    #: state, seat)`` before each ``act`` with a copy of the TRUE state (every hidden card)
+    sees_state: bool = False
+    #: False for a reference that is no legal player (a seer): tournaments refuse to seat it
+    #: with legal players unless told (``evaluate.py --allow-seers``) and then label it
+    legal_player: bool = True
     #: outside agents set this (``agents/outside``): the game loop then calls :meth:`set_text`
     #: before each ``act`` with the seat's text render, the engine and the seat
     uses_text: bool = False

@@ -217,6 +217,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"seconds an outside agent has for all its answers of one game (default {GAME_TIME:g})",
     )
     parser.add_argument(
+        "--allow-seers",
+        action="store_true",
+        help="seat a seer (seer[:...]: it sees every hidden card, so it is no legal player) with "
+        "legal agents, to measure the perfect-information ceiling; leaderboards label it",
+    )
+    parser.add_argument(
         "--describe",
         metavar="zoo:NAME",
         help="print a pretrained agent's model card (training, strength, file) and exit",
@@ -276,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             on_agent_fault=args.on_agent_fault,
             decision_time=args.decision_time,
             game_time=args.game_time,
+            allow_seers=args.allow_seers,
             command=["evaluate.py", *(sys.argv[1:] if argv is None else argv)],
         )
     except CardArenaError as err:

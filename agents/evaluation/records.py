@@ -124,6 +124,8 @@ class TournamentResult:
     rank_by: str = "rating"  # leaderboard order: "rating" (the fit) or "win-rate"
     #: what made the result: the command, the versions, the agents' checkpoint fingerprints
     made_by: dict[str, Any] = field(default_factory=dict)
+    #: agents that are no legal players (seers, seated with ``allow_seers``): labelled as such
+    not_legal: list[str] = field(default_factory=list)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     # ---- statistics ----------------------------------------------------------------------
@@ -207,6 +209,12 @@ class TournamentResult:
                     win[i, j], score[i, j], games[i, j] = s.win_rate, s.mean_score, s.games
         return {"agents": list(self.agents), "win_rate": win, "mean_score": score, "games": games}
 
+    def shown(self, name: str, quote: str = "") -> str:
+        """``name`` as leaderboards write it (between ``quote`` marks): labelled when it is no
+        legal player."""
+        label = " (not a legal player)" if name in self.not_legal else ""
+        return f"{quote}{name}{quote}{label}"
+
     # ---- output ------------------------------------------------------------------------
     def to_json(self, games: bool = True) -> dict[str, Any]:
         """Setup and statistics, and (``games``) every game."""
@@ -230,6 +238,8 @@ class TournamentResult:
             "leaderboard": [asdict(s) for s in board],
             "forfeits": sum(r.forfeit is not None for r in self.records),
         }
+        if self.not_legal:
+            out["not_legal_players"] = list(self.not_legal)
         if self.cooperative:
             cp = self.cross_play()
             out["cross_play"] = {k: listed(v) for k, v in cp.items()}

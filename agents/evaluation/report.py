@@ -152,7 +152,7 @@ def verdict_line(result: TournamentResult, agent: str) -> str:
             groups[where].append(f"{a} ({_pct(board[a].win_rate)})")
     compared = "; ".join(f"{k} {', '.join(v)}" for k, v in groups.items() if v)
     return (
-        f"verdict: {agent} wins {_pct(me.win_rate)} of its games at a {seats}-seat table "
+        f"verdict: {result.shown(agent)} wins {_pct(me.win_rate)} of its games at a {seats}-seat table "
         f"(par {_pct(par)}: an equal share of the wins), 95% interval "
         f"{_pct(low)}-{_pct(high)}: {versus_par}"
         + (f"; {compared}" if compared else "")
@@ -178,7 +178,7 @@ def _board_text(result: TournamentResult) -> str:
         table.add_column(col, justify="left" if col == "agent" else "right")
     board = result.summaries()
     for i, s in enumerate(board, 1):
-        table.add_row(*_leaderboard_cells(i, s, s.name))
+        table.add_row(*_leaderboard_cells(i, s, result.shown(s.name)))
     note = order_note(result)
     table.caption = f"ranked by {ranked_by(result)}. " + rating_note(result, "random")
     table.caption += f" {note}" if note else ""
@@ -195,7 +195,7 @@ def _board_text(result: TournamentResult) -> str:
             for b in board:
                 v = share[index[a.name], index[b.name]]
                 cells.append("-" if a.name == b.name or not math.isfinite(v) else f"{v:.3f}")
-            matrix.add_row(f"#{i} {a.name}", *cells)
+            matrix.add_row(f"#{i} {result.shown(a.name)}", *cells)
         out += _render(matrix)
     return out
 
@@ -395,7 +395,7 @@ def write_report(
             ]
     else:
         board = result.summaries()
-        rows = [_leaderboard_cells(i, s, f"`{s.name}`") for i, s in enumerate(board, 1)]
+        rows = [_leaderboard_cells(i, s, result.shown(s.name, "`")) for i, s in enumerate(board, 1)]
         lines += [
             "## Leaderboard",
             "",

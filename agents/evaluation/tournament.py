@@ -147,6 +147,25 @@ def check_conduct(
     return {"on_fault": on_agent_fault, "decision_time": decision_time, "game_time": game_time}
 
 
+def check_legal_players(built: dict[str, Any], allow_seers: bool) -> list[str]:
+    """The specs of ``built`` that are no legal players (``agents.seer.is_legal_player``); a
+    ConfigError naming them and the fix when they would share a leaderboard with legal players
+    and ``allow_seers`` is not set."""
+    from cardarena.agents.seer import is_legal_player
+
+    not_legal = [spec for spec, agent in built.items() if not is_legal_player(agent)]
+    legal = [spec for spec in built if spec not in not_legal]
+    if not_legal and legal and not allow_seers:
+        raise ConfigError(
+            f"{', '.join(repr(s) for s in not_legal)} is not a legal player (it sees every "
+            f"hidden card), so it may not share a leaderboard with "
+            f"{', '.join(repr(s) for s in legal)}; to measure the perfect-information "
+            f"ceiling anyway add --allow-seers (run_tournament(..., allow_seers=True)): it is "
+            f"then labelled 'not a legal player'"
+        )
+    return not_legal
+
+
 #: the most games one tournament plays (its schedule is built before the first game)
 MAX_GAMES = 2_000_000
 
@@ -219,6 +238,7 @@ def run_tournament(
     on_agent_fault: str = "stop",
     decision_time: float | None = None,
     game_time: float | None = None,
+    allow_seers: bool = False,
 ) -> TournamentResult:
     """Play ``num_deals`` deck seeds x every table of ``agents`` (rotations, or every seating
     with ``permutations``), on ``backend`` "local" (``workers`` processes) or "ray".
@@ -242,6 +262,10 @@ def run_tournament(
     (:class:`~envs.core.errors.AgentFault`) stop the run (``on_agent_fault="stop"``, the games
     finished kept) or forfeit the game (``"forfeit"``: recorded with the seat and the verdict,
     ranked as that seat's loss to every other seat).
+
+    A reference that is no legal player (a seer, ``agents/seer.py``: it reads the true state) is
+    refused at a table with legal players unless ``allow_seers``; with it, the result lists it
+    in ``not_legal`` and the leaderboards label it "(not a legal player)".
     """
     # every check before anything is played or written
     _check_backend(backend, rank_by)
@@ -263,6 +287,7 @@ def run_tournament(
         game, names, os.getcwd(), conduct
     )  # unknown agents, checkpoints of other games
     check_networks_fit(game, options or {}, built)  # e.g. a DEPRESSION agent at a SURVIVE table
+    not_legal = check_legal_players(built, allow_seers)
     tables = plan_tables(game, list(agents), num_players, permutations)
     if num_deals * len(tables) > MAX_GAMES:
         raise ConfigError(
@@ -299,6 +324,7 @@ def run_tournament(
             bootstrap=bootstrap,
             rank_by=rank_by,
             made_by=provenance({s: agent_fingerprint(s) for s in names}, command),
+            not_legal=not_legal,
         )
         if progress and todo:
             from tqdm import tqdm

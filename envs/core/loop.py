@@ -11,6 +11,11 @@ through ``set_worlds``: the engine, the spec, the seat and ``sample(rng)``, whic
 game states from the seat's information set. The handle is built from a scrubbed copy of the
 state (its hidden cards already redrawn once), so it holds nothing the seat could not see.
 
+Seers (``sees_state = True``, ``agents/seer.py``) get, before each ``act``, a copy of the true
+state through ``set_state(spec, engine, state, seat)``: every hidden card and the generator of
+the reshuffles to come. They are references, not legal players (``legal_player = False``), and
+no other agent is ever handed the state.
+
 Outside agents (``uses_text = True``: a process speaking the JSON-lines protocol of
 ``docs/protocol.md``) also get, before each ``act``, the seat's text render and the engine
 through ``set_text(text, engine, seat)`` (the engine names the actions and parses answers; it
@@ -78,6 +83,8 @@ def decide(
     mask[legal] = 1
     if getattr(agent, "uses_worlds", False):
         agent.set_worlds(Worlds(spec, engine, state, seat))  # type: ignore[attr-defined]
+    if getattr(agent, "sees_state", False):  # a seer (agents/seer.py): not a legal player
+        agent.set_state(spec, engine, engine.clone(state), seat)  # type: ignore[attr-defined]
     if getattr(agent, "uses_text", False):
         agent.set_text(spec.render(state, seat), engine, seat)  # type: ignore[attr-defined]
     action = agent.act(
