@@ -77,24 +77,35 @@ class NumpyActor:
         layer reads only the nonzero inputs (card observations are mostly zeros: the skipped
         terms are exact zeros) and the head only the legal columns.
         """
-        w, b, act = self.layers64[0]
         nonzero = np.flatnonzero(obs)
-        x = act((obs[nonzero, None] * w[nonzero]).sum(axis=0) + b)
-        for w, b, act in self.layers64[1:-1]:
+        x = obs[nonzero].astype(np.float64)
+        last = len(self.layers64) - 1
+        for i, (w, b, act) in enumerate(self.layers64):
+            if i == 0:
+                w = w[nonzero]
+            if i == last:
+                w, b = w[:, legal], b[legal]
             x = act((x[:, None] * w).sum(axis=0) + b)
-        w, b, act = self.layers64[-1]
-        return act((x[:, None] * w[:, legal]).sum(axis=0) + b[legal])
+        return x
 
     def quick_legal_logits(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """:meth:`legal_logits` through float32 BLAS products: several times faster, but the last
         bits (and so a near-tie's choice) may depend on the machine's BLAS kernel. For the
         opponents of self-play training only, whose learner's own torch forward pass is no more
-        reproducible across machines; every agent built by ``make_agent`` decides exactly."""
-        x = obs
-        for w, b, act in self.layers[:-1]:
+        reproducible across machines; every agent built by ``make_agent`` decides exactly.
+
+        The first layer reads only the rows of its nonzero inputs (5-15% of a card observation:
+        suicidium 68 of 1,290, ratatat 81 of 547), a product a tenth the size of the full one."""
+        nonzero = np.flatnonzero(obs)
+        x = obs[nonzero]
+        last = len(self.layers) - 1
+        for i, (w, b, act) in enumerate(self.layers):
+            if i == 0:
+                w = w[nonzero]
+            if i == last:
+                w, b = w[:, legal], b[legal]
             x = act(x @ w + b)
-        w, b, act = self.layers[-1]
-        return act(x @ w[:, legal] + b[legal])
+        return x
 
     def masked_logits(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Rows of :meth:`legal_logits` with -inf on the illegal actions: one decision per row,
@@ -149,7 +160,12 @@ class PolicyAgent(Agent):
         # one decision, from this observation alone (NumpyActor.legal_logits): the same action
         # whether the agent plays one game or many in lock-step, on any machine's BLAS
         legal = np.flatnonzero(action_mask)
-        z = self._logits(observation, legal)
+        return self.choose(self._logits(observation, legal), legal)
+
+    def choose(self, z: np.ndarray, legal: np.ndarray) -> int:
+        """The action for the logits ``z`` of the ``legal`` actions (increasing): the best, or
+        with ``deterministic=False`` one drawn from their softmax with one draw of the agent's
+        generator."""
         if self.deterministic:
             return int(legal[np.argmax(z)])
         p = np.exp(z - z.max())

@@ -103,3 +103,29 @@ def test_training_opponents_decide_through_the_quick_path_everything_else_exactl
     frozen = FrozenOpponents(actor)(np.random.default_rng(0), 2)
     assert [a.exact for a in frozen] == [False, False]
     assert PolicyAgent(actor).exact
+
+
+def test_quick_logits_read_only_the_nonzero_inputs_at_any_depth():
+    """quick_legal_logits multiplies the first layer by the nonzero inputs only: the same
+    logits as the exact path for a network with no hidden layer, one, or two."""
+    from cardarena.agents.policy import NumpyActor
+
+    rng = np.random.default_rng(5)
+    for hidden in ([], [16], [16, 8]):
+        sizes = [40, *hidden, 7]
+        layers = [
+            (rng.standard_normal((a, b)), rng.standard_normal(b), "tanh")
+            for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+        ]
+        layers[-1] = (*layers[-1][:2], "identity")
+        actor = NumpyActor(layers)
+        for _ in range(10):
+            obs = ((rng.random(40) < 0.1) * rng.random(40)).astype(np.float32)
+            legal = np.flatnonzero(rng.random(7) < 0.6)
+            if legal.size:
+                np.testing.assert_allclose(
+                    actor.quick_legal_logits(obs, legal),
+                    actor.legal_logits(obs, legal),
+                    rtol=1e-4,
+                    atol=1e-5,
+                )
