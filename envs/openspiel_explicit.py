@@ -91,6 +91,13 @@ PRESETS: dict[str, Preset] = {
         ("9",) * 7 + ("0",) * 4,
         "2 players, one round of 2 turns (one each), a deck of seven 9s and four 0s: 330 deals",
     ),
+    "ratatat_mid": Preset(
+        "ratatat",
+        _RATATAT_SHORT,
+        ("9",) * 8 + ("0",) * 2 + ("5",),
+        "2 players, one round of 2 turns (one each), a deck of eight 9s, two 0s and one 5: "
+        "495 deals",
+    ),
 }
 
 

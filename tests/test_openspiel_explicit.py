@@ -133,3 +133,31 @@ def test_limits_and_bad_variants_raise_config_errors():
         ox.build_tree("rounds", rounds)
     with pytest.raises(ConfigError, match="no explicit-chance variant of 'flip6'"):
         ox.build_tree("f", ox.Preset("flip6", {"num_players": 3}, ("6", "6")))
+
+
+def test_exact_values_are_what_the_engine_plays(tiny):
+    """The tree is the game: greedy against tracker valued exactly on the tree (built on the
+    python core) equals their games played on the default core over every deal of the small
+    deck, with other cards below it (another generator), in both seatings."""
+    import numpy as np
+
+    from bench.exploitability import agent_policy, vs_target
+    from cardarena.agents import make_agent
+    from cardarena.envs.core.loop import play
+    from cardarena.envs.core.registry import get_spec
+
+    greedy, tracker = make_agent("ratatat", "greedy"), make_agent("ratatat", "tracker")
+    exact = vs_target(tiny, agent_policy(tiny, greedy), agent_policy(tiny, tracker))
+    spec = get_spec("ratatat")
+    engine = spec.make_engine(**ox.PRESETS["ratatat_tiny"].options)
+    for seat in range(2):
+        total = 0.0
+        for order in tiny.deals:
+            state = engine.new_game(np.random.default_rng(123), {"deck": list(order)})
+            agents = [greedy if s == seat else tracker for s in range(2)]
+            for agent in agents:
+                agent.reset(0)
+            play(spec, engine, state, agents)
+            total += engine.returns(state)[seat]
+        assert total / len(tiny.deals) == pytest.approx(exact[seat], abs=1e-6)  # 6 digits
+    assert exact != [0.0, 0.0]  # the seats differ: the check has something to compare
