@@ -19,7 +19,8 @@ Four kinds of row, each with the claim the docs make and whether this run uphold
   against par (1/4): ``beats`` (all above), ``below par`` (all below) or ``at par`` (par inside).
   Cooperative thegame: the zoo agent as a whole team next to the best baseline as a whole team,
   on the same deals, at 2 players; a team row has no seat rotations, so it plays
-  :data:`TEAM_DEALS` times ``--deals`` (4,000 games, as a 4-player row, at the default). Claimed:
+  :data:`TEAM_DEALS` times ``--deals`` (4,000 games, as a 4-player row, at the default), and its
+  verdict compares the two teams' 95% intervals (:func:`team_verdict`). Claimed:
   the ``claim`` of each ``[[zoo]]`` entry of ``envs/<game>/game.toml`` (:data:`CLAIMS`).
 * ``ladder``: each game's scripted baselines, weakest first, at one table (every rotation);
   claimed: each is above the one before it (separate 95% intervals of the win rate; thegame:
@@ -27,9 +28,9 @@ Four kinds of row, each with the claim the docs make and whether this run uphold
 * ``settings``: the suicidium heuristic's chosen settings against the former ones (one seat with
   today's setting, three with the former: ``bench/baseline_settings.py``); claimed: above par.
 * ``search``: the best search setting of each game (:data:`SEARCH`), like a zoo row; thegame at
-  2 and 4 players, the search team next to the ``planner`` team (``beats``: separate 95%
-  intervals). Claimed: :data:`SEARCH_CLAIMS` (the gated ``pimc`` beats ``ev`` in flip6 and
-  sevn), the other rows reported as measured. Games stream to
+  2 and 4 players, the search team next to the ``planner`` team (:func:`team_verdict`).
+  Claimed: :data:`SEARCH_CLAIMS` (the gated ``pimc`` beats ``ev`` in flip6 and sevn), the other
+  rows reported as measured. Games stream to
   ``bench/results/search_<row>_<first seed>.jsonl`` and a stopped run resumes. Not in the
   default kinds (hours on 2 cores): ``--only search --check`` checks them.
 
@@ -67,8 +68,8 @@ ZOO = {z.agent: (s.name, dict(z.options), z.num_players) for s in _SPECS for z i
 #: a cooperative (team) zoo row plays this many times --deals: one game per deal instead of one
 #: per seat rotation, so it counts as many games as a 4-player row
 TEAM_DEALS = 4
-#: the verdict the docs give each zoo agent against its game's best baseline (thegame's team
-#: claim is "does not beat": no claim is checked for it)
+#: the verdict the docs give each zoo agent against its game's best baseline: the ``claim`` of
+#: its ``[[zoo]]`` entry in ``envs/<game>/game.toml`` (a team row's verdict: :func:`team_verdict`)
 CLAIMS = {z.agent: z.claim for s in _SPECS for z in s.zoo if z.claim is not None}
 #: search rows: label -> (game, env options, table size, agent spec): the best search setting
 #: measured per game (docs/results/search.md), one seat against the best baseline in the others;
@@ -91,6 +92,18 @@ def par_verdict(ci: tuple[float, float] | list[float], par: float) -> str:
     if ci[0] > par:
         return "beats"
     if ci[1] < par:
+        return "below par"
+    return "at par"
+
+
+def team_verdict(
+    ci: tuple[float, float] | list[float], baseline_ci: tuple[float, float] | list[float]
+) -> str:
+    """A team next to the baseline team on the same deals: ``beats`` / ``below par`` where the
+    two 95% intervals are separate (above / below), else ``at par``."""
+    if ci[0] > baseline_ci[1]:
+        return "beats"
+    if ci[1] < baseline_ci[0]:
         return "below par"
     return "at par"
 
@@ -120,8 +133,7 @@ def agent_row(
         res = run_tournament(game, [agent, best], deals, opts, **run)
         teams = {t.team: t for t in res.team_summaries()}
         me, base = teams[agent], teams[best]
-        separate = me.win_ci[0] > base.win_ci[1]
-        verdict = "beats" if separate else ("above" if me.win_rate > base.win_rate else "not above")
+        verdict = team_verdict(me.win_ci, base.win_ci)
         row.update(against=f"{best} team", games=me.games, value=me.win_rate)
         row.update(ci=list(me.win_ci), reference=f"baseline team {base.win_rate:.3f}")
         row.update(baseline_ci=list(base.win_ci))
@@ -150,10 +162,6 @@ def zoo_rows(
         k = TEAM_DEALS if get_spec(game).cooperative else 1
         opts = {**options, "num_players": n}
         row = agent_row("zoo", f"zoo:{name}", game, opts, k * deals, workers, first_seed)
-        if row["verdict"] == "above":  # the zoo's team claim reads the means only
-            row["verdict"] = "beats"
-        elif row["verdict"] == "not above":
-            row["verdict"] = "does not beat"
         rows.append(judge(row, CLAIMS.get(name)))
     return rows
 

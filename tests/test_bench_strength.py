@@ -76,3 +76,13 @@ def test_a_claim_that_does_not_hold_makes_check_exit_1(tmp_path, monkeypatch, ki
     monkeypatch.setitem(getattr(strength, claims), name, "at par")
     assert strength.main(args) == 0
     assert seen and set(seen) == {EVALUATION_FIRST_SEED}  # measured on the evaluation range
+
+
+def test_a_team_verdict_reads_both_intervals_not_the_means():
+    """thegame's zoo team: 0.392 next to the planner team's 0.387 is at par (the intervals
+    overlap); beats / below par only with separate intervals."""
+    from bench.strength import team_verdict
+
+    assert team_verdict((0.376, 0.407), (0.371, 0.402)) == "at par"
+    assert team_verdict((0.420, 0.450), (0.371, 0.402)) == "beats"
+    assert team_verdict((0.300, 0.350), (0.371, 0.402)) == "below par"
