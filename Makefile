@@ -81,8 +81,10 @@ lint: setup
 	ln -s $(CURDIR)/cardarena/*.py $(CURDIR)/envs $(CURDIR)/agents $(CURDIR)/configs $(MYPY_TREE)/
 	$(BIN)/python -m mypy
 
-# The suite's strength claims (zoo agents, baseline ladders, baseline settings): about 15 minutes on
-# 2 cores; exit status 1 if a claim the docs make does not hold.
+# The suite's strength claims (zoo agents, baseline ladders, baseline settings), re-measured on the
+# evaluation range of deck seeds (from 1,000,000,000; settings are chosen below it: see
+# agents/evaluation/seeds.py): about an hour on 2 shared cores; exit status 1 if a claim the docs
+# make does not hold. The search claims take hours: bench/strength.py --only search --check.
 strength: setup
 	$(BIN)/python bench/strength.py --check
 
