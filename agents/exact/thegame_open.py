@@ -284,8 +284,8 @@ class _Search:
         with ``limit`` discrepancies left; whether nothing below was cut by the limit."""
         self._count()
         t0, t1, t2, t3 = self.tops
-        key = (min(t0, t1), max(t0, t1), min(t2, t3), max(t2, t3), self.drawn, self.current)
-        key += (self.played, *self.hands)
+        key: tuple[int, ...] = (min(t0, t1), max(t0, t1), min(t2, t3), max(t2, t3))
+        key += (self.drawn, self.current, self.played, *self.hands)
         if self.searched.get(key, -1) >= limit:
             return self.searched[key] == _WHOLE  # searched already, as far
         if dead_cards(self.open, list(self.tops)).bit_count() >= self.best:
@@ -402,7 +402,7 @@ def _fitting(hand: int, tops: tuple[int, ...], narrow: bool = False) -> list[tup
     with the same top (and direction) only the first. ``narrow``: only the planner's candidates
     on each pile, the nearest card, the back-by-ten card and the cards that set up a back-by-ten
     with another card in hand."""
-    out = []
+    out: list[tuple[int, int]] = []
     for p in range(4):
         if (p == 1 and tops[1] == tops[0]) or (p == 3 and tops[3] == tops[2]):
             continue  # the same as its twin
@@ -540,7 +540,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
     for n in args.players:
-        rows = []
+        rows: list[dict[str, Any]] = []
         for seed in range(args.first_seed, args.first_seed + args.deals):
             result, left = play_open_hand(seed, n, args.max_nodes)
             if left != result.cards_left:
