@@ -436,7 +436,8 @@ def replay(engine: TheGame, state: TheGameState, line: list[int]) -> TheGameStat
 def deal(seed: int, num_players: int, **options: Any) -> tuple[TheGame, TheGameState]:
     """The deal of deck seed ``seed`` (``engine.new_game(np.random.default_rng(seed))``, as every
     evaluation of the suite deals it)."""
-    engine = TheGame(num_players=num_players, **options)
+    # describe_action / parse_action come with the class keywords, which mypy does not see
+    engine = TheGame(num_players=num_players, **options)  # type: ignore[abstract]
     return engine, engine.new_game(np.random.default_rng(seed))
 
 
@@ -475,7 +476,8 @@ class OpenHandAgent(Agent):
     def __init__(self, max_nodes: int = 200_000, seed: int | None = None) -> None:
         super().__init__(seed)
         self.solver = OpenHandSolver(max_nodes=max_nodes)
-        self.engine = TheGame()  # replays lines; any table size (the state carries its own)
+        # replays lines; any table size (the state carries its own)
+        self.engine = TheGame()  # type: ignore[abstract]
         self._state: TheGameState | None = None
         self._line: list[int] = []
         self._marks: list[tuple[Any, ...]] = []  # where the game is before each action of the line
