@@ -10,7 +10,8 @@ scripted name        a baseline of that game (``BASELINES`` in ``agents/baseline
                      flip6 and sevn ``threshold``, ``ev``; ratatat ``greedy``, ``tracker``;
                      thegame ``greedy``, ``planner``; suicidium ``heuristic``
 solved name          an exact player (``agents/exact``): flip6 ``optimal_round`` (each round's
-                     expected points maximised by dynamic programming)
+                     expected points maximised by dynamic programming); thegame ``open_hand``
+                     (plays the deal's best line seen open-handed: no legal player)
 ``zoo:NAME``         the pretrained checkpoint ``agents/zoo/NAME.zip`` (NAME: letters, digits, ``_-.``)
 ``path/to/x.zip``    a checkpoint written by ``train.py`` (JSON and arrays: nothing in it can run)
 ``sb3:path/x.zip``   the weights of a plain stable-baselines3 MaskablePPO ``model.save`` file,

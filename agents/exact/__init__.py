@@ -1,5 +1,7 @@
 """Agents that play a game, or a part of it, exactly: solved by dynamic programming rather than
-scripted or learned (``optimal_round`` of flip6: the round's expected points maximised exactly).
+scripted or learned (``optimal_round`` of flip6: the round's expected points maximised exactly),
+or by search with perfect information (``open_hand`` of thegame: the best line of a deal with
+every hand and the draw order known; not a legal player, ``legal_player = False``).
 
 ``EXACT`` maps a game to its solved agents' factories (each takes ``seed=``); ``make_agent``
 builds them by name like the scripted baselines.
@@ -17,7 +19,16 @@ def _flip6_round(seed: int | None = None) -> Any:
     return OptimalRoundAgent(seed=seed)
 
 
-EXACT: dict[str, dict[str, Callable[..., Any]]] = {"flip6": {"optimal_round": _flip6_round}}
+def _thegame_open(seed: int | None = None) -> Any:
+    from cardarena.agents.exact.thegame_open import OpenHandAgent
+
+    return OpenHandAgent(seed=seed)
+
+
+EXACT: dict[str, dict[str, Callable[..., Any]]] = {
+    "flip6": {"optimal_round": _flip6_round},
+    "thegame": {"open_hand": _thegame_open},
+}
 
 
 def exact(game: str) -> dict[str, Callable[..., Any]]:
