@@ -1,6 +1,9 @@
 """Agents that play a game, or a part of it, exactly: solved by dynamic programming rather than
 scripted or learned (``optimal_round`` of flip6: the round's expected points maximised exactly).
 
+Solved models that seat no agent of the suite: ``flip6_game`` (flip6 for two seats solved for
+the game, on the number cards) and ``sevn_round`` (a lower bound on sevn's round positions).
+
 ``EXACT`` maps a game to its solved agents' factories (each takes ``seed=``); ``make_agent``
 builds them by name like the scripted baselines.
 """
