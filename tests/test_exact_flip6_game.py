@@ -170,27 +170,27 @@ def test_values_are_probabilities_and_the_seats_mirror():
 def test_ties_are_possible_and_counted_apart():
     """Both seats can reach the target at one Flip 6 with equal totals (F9, F18); with a shared
     win worth 1 the value exceeds the one with it worth 0 by exactly the chance of a shared win,
-    a probability; the default (0.5) lies half way."""
-    # a Flip 6 of the numbers banks 21 + 6 = 27 (F9): a tie needs the other seat ahead by up to
-    # 20 points and still in the round, so both seats hit until staying reaches the target
-    rules = (threshold_rule(30), threshold_rule(30))
-    win = GameSolver(30, rules=rules, tie=0.0).solve().start
-    share = GameSolver(30, rules=rules, tie=1.0).solve().start
-    half = GameSolver(30, rules=rules).solve().start
+    a probability."""
+    # a Flip 6 of the numbers banks 21 + 6 = 27 (F9): a tie needs the other seat ahead and still
+    # in the round, its last hit taking it past the target (e.g. totals 0 and 14, 13 in hand)
+    rules = (threshold_rule(16), threshold_rule(16))  # 1-5 held (15): it hits on to a Flip 6
+    graphs = [round_graph(NUMBERS, d) for d in (0, 1)]
+    win = GameSolver(25, rules=rules, tie=0.0, graphs=graphs).solve().start
+    share = GameSolver(25, rules=rules, tie=1.0, graphs=graphs).solve().start
     tie = share - win
     assert (tie >= -1e-12).all() and (tie <= 1).all() and tie.max() > 0
-    np.testing.assert_allclose(half, (win + share) / 2, atol=1e-12)
 
 
 def test_the_solved_policy_beats_every_stay_at_k():
     """The policy solved for the game wins more than half against each "stay at k" (both seat
     orders averaged), and "stay at k" disagrees with it in some turn states."""
     target = 15
+    graphs = [round_graph(NUMBERS, d) for d in (0, 1)]
     for k in (4, 8, 12):
-        at0 = GameSolver(target, rules=(None, threshold_rule(k))).solve().start[0][0, 0]
-        at1 = 1.0 - GameSolver(target, rules=(threshold_rule(k), None)).solve().start[0][0, 0]
-        assert (at0 + at1) / 2 > 0.5
-    solver = GameSolver(target).solve()
+        at0 = GameSolver(target, rules=(None, threshold_rule(k)), graphs=graphs).solve()
+        at1 = GameSolver(target, rules=(threshold_rule(k), None), graphs=graphs).solve()
+        assert (at0.start[0][0, 0] + 1.0 - at1.start[0][0, 0]) / 2 > 0.5
+    solver = GameSolver(target, graphs=graphs).solve()
     worse, turns = disagreement(solver, 8)
     assert 0 < worse < turns
 
