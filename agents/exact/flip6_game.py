@@ -35,7 +35,7 @@ at the new totals. A round in which nobody banks returns to the same totals with
 dealer, so the solver iterates (value iteration over the two dealers' round-start tables, Gauss-
 Seidel) until no value moves by more than ``tol``.
 
-The full deck's round has millions of positions (:func:`round_positions` counts them, with a
+The full deck's round has more than 600,000 positions (:func:`round_positions` counts them, with a
 cap); :data:`NUMBERS` is the reduced deck solved here: the 21 number cards 1-6 (F1) alone.
 """
 
