@@ -3,6 +3,9 @@ scripted or learned (``optimal_round`` of flip6: the round's expected points max
 or by search with perfect information (``open_hand`` of thegame: the best line of a deal with
 every hand and the draw order known; not a legal player, ``legal_player = False``).
 
+Solved models that seat no agent of the suite: ``flip6_game`` (flip6 for two seats solved for
+the game, on the number cards) and ``sevn_round`` (a lower bound on sevn's round positions).
+
 ``EXACT`` maps a game to its solved agents' factories (each takes ``seed=``); ``make_agent``
 builds them by name like the scripted baselines.
 """
