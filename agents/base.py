@@ -8,6 +8,7 @@ It owns its random generator, seeded by ``reset(seed)`` so tournaments are repro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -86,3 +87,18 @@ class RandomAgent(RandomSeat, Agent):
     """Uniform over the legal actions: the zero anchor of every leaderboard. It is the envs'
     random seat (``envs.core.seats.RandomSeat``: its ``act``, its draws, ``name`` "random", no
     observation or view read) with the rest of :class:`Agent` (``act_batch``, ``act_forced``)."""
+
+
+def close_agents(agents: Iterable[Any]) -> None:
+    """Call ``close()`` on every agent that has one (an ``exec:`` program's process ends there),
+    all of them even when one fails; the first failure is raised at the end."""
+    failed: Exception | None = None
+    for agent in agents:
+        closer = getattr(agent, "close", None)
+        try:
+            if closer is not None:
+                closer()
+        except Exception as err:  # noqa: BLE001 - the others are closed all the same
+            failed = failed or err
+    if failed is not None:
+        raise failed

@@ -96,6 +96,14 @@ class OpponentTable:
             self._built[key] = make_agent(self.game, spec)
         return self._built[key]
 
+    def close(self) -> None:
+        """Close every kept agent that has a ``close()`` (``SelfPlayEnv.close`` calls this: an
+        ``exec:`` opponent's process ends) and forget them: a later episode builds new ones."""
+        from cardarena.agents.base import close_agents
+
+        built, self._built = self._built, {}
+        close_agents(built.values())
+
     def __call__(self, rng: np.random.Generator, k: int) -> list[SeatAgent]:
         if self.fixed is not None:
             specs = self.fixed[:k]

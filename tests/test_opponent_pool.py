@@ -147,3 +147,23 @@ def test_an_exec_opponent_keeps_one_process_per_seat(tmp_path, monkeypatch):
     assert kinds.count("hello") == kinds.count("result") == 2 * len(games)
     played = sorted(g["scores"] for g in games for _ in range(2))
     assert sorted(m["scores"] for m in messages if m["type"] == "result") == played
+
+
+def test_the_gym_env_closes_its_exec_opponents(tmp_path, monkeypatch):
+    """CardArenaGymEnv's opponents (OpponentTable) keep one exec process per seat across
+    episodes, and ``env.close()`` ends them."""
+    from cardarena.agents.gym_env import CardArenaGymEnv
+
+    (tmp_path / "none").write_text("")
+    monkeypatch.setenv("BOTS_LOG", str(tmp_path / "log.jsonl"))
+    monkeypatch.setenv("BOTS_BAD_SEEDS", str(tmp_path / "none"))
+    monkeypatch.setattr(CountedBot, "started", [])
+    monkeypatch.setattr(process, "Bot", CountedBot)
+    env = CardArenaGymEnv("flip6", opponents=FIRST_LEGAL_BOT, num_players=3)
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        episode(env, rng)
+    procs = [bot.proc for bot in CountedBot.started]
+    assert len(procs) == 2 and all(p.poll() is None for p in procs)
+    env.close()
+    assert all(p.poll() is not None for p in procs)

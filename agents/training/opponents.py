@@ -123,18 +123,10 @@ class OpponentPool:
     def close(self) -> None:
         """Close every kept scripted agent that has a ``close()`` (an ``exec:`` program's
         process ends) and forget them all: a later call builds new ones."""
+        from cardarena.agents.base import close_agents
+
         instances, self._instances = self._instances, {}
-        failed: Exception | None = None
-        for kept in instances.values():
-            for agent in kept:
-                closer = getattr(agent, "close", None)
-                try:
-                    if closer is not None:
-                        closer()
-                except Exception as err:  # noqa: BLE001 - the others are closed all the same
-                    failed = failed or err
-        if failed is not None:
-            raise failed
+        close_agents(agent for kept in instances.values() for agent in kept)
 
     @classmethod
     def from_config(cls, cfg: TrainConfig, snapshot_dir: str | Path) -> OpponentPool:
