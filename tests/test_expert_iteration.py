@@ -145,6 +145,7 @@ def test_ray_labels_on_a_two_node_cluster_equal_the_local_ones():
         ({"rounds": -1}, "expert_iteration.rounds must be an integer >= 0"),
         ({"rounds": 1, "teacher": "ev"}, "expert_iteration.teacher must be a search agent"),
         ({"rounds": 1, "teacher": "pimc:world=3"}, "unknown option 'world'"),
+        ({"rounds": 1, "teacher": "search:nope"}, "unknown search setting 'search:nope'"),
         ({"policy_target": "visits"}, "expert_iteration.policy_target must be one of"),
     ],
 )
@@ -155,6 +156,16 @@ def test_a_bad_expert_iteration_key_is_a_clear_error(tmp_path, section, message)
     path.write_text(yaml.safe_dump({"game": "flip6", "expert_iteration": section}))
     with pytest.raises(ConfigError, match=message.replace("(", r"\(")):
         load_config(path)
+
+
+def test_a_manifest_search_setting_can_teach(tmp_path):
+    """expert_iteration.teacher accepts ``search:LABEL`` (the game's measured setting)."""
+    import yaml
+
+    path = tmp_path / "named.yaml"
+    section = {"rounds": 1, "teacher": "search:flip6"}
+    path.write_text(yaml.safe_dump({"game": "flip6", "expert_iteration": section}))
+    assert load_config(path).expert_iteration.teacher == "search:flip6"
 
 
 def test_train_py_refuses_a_bad_backend_before_any_work(tmp_path, capsys):

@@ -162,7 +162,9 @@ class ExpertIterationConfig:
     rounds: int = doc(0, integer(0), "label-then-fit rounds (0: off, the run trains by PPO)")
     games_per_round: int = doc(16, integer(1), "games of the search in every seat per round")
     teacher: str = doc(
-        "pimc:worlds=8,rollout=random", nonempty, "the search agent (a pimc or ismcts spec)"
+        "pimc:worlds=8,rollout=random",
+        nonempty,
+        "the search agent (a pimc or ismcts spec, or search:LABEL)",
     )
     network_rollout: bool = doc(
         True, boolean, "the search rolls out with the latest network once there is one"
@@ -315,12 +317,17 @@ def _check_together(cfg: TrainConfig) -> None:
             )
     if cfg.expert_iteration.rounds:
         from cardarena.agents.search import is_search_spec
+        from cardarena.agents.specs import NAMED_SEARCH, search_settings
 
         teacher = cfg.expert_iteration.teacher
-        if not is_search_spec(teacher):
+        written = teacher
+        if teacher.startswith(NAMED_SEARCH):  # a manifest's setting: an unknown label fails here
+            _check_agent(cfg.game, teacher, "expert_iteration.teacher")
+            written = search_settings(cfg.game)[teacher[len(NAMED_SEARCH) :]]
+        if not is_search_spec(written):
             raise ConfigError(
-                f"expert_iteration.teacher must be a search agent (pimc:... or ismcts:...), "
-                f"got {teacher!r}"
+                f"expert_iteration.teacher must be a search agent (pimc:..., ismcts:... or "
+                f"search:LABEL), got {teacher!r}"
             )
         _check_agent(cfg.game, teacher, "expert_iteration.teacher")
     if cfg.policy.privileged_critic:
