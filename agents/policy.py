@@ -42,6 +42,11 @@ class NumpyActor:
         self.layers = layers
         #: the same weights in float64 for :meth:`legal_logits` (float32 products are exact there)
         self.layers64 = [(w.astype(np.float64), b.astype(np.float64), act) for w, b, act in layers]
+        #: the first layer's weights in row order for :meth:`quick_legal_logits`, which gathers
+        #: the rows of the nonzero inputs: from a torch layer the weights come transposed (column
+        #: order), where gathering 70 rows of 1,290 took 8.5 us against 2.3 us here; the rows
+        #: gathered are the same numbers, so the products are too
+        self._first_rows = np.ascontiguousarray(layers[0][0])
         #: what the checkpoint said about itself (game, options, training), if it came from one
         self.meta: dict[str, Any] = {}
         self.obs_size = layers[0][0].shape[0]
@@ -96,12 +101,12 @@ class NumpyActor:
 
         The first layer reads only the rows of its nonzero inputs (5-15% of a card observation:
         suicidium 68 of 1,290, ratatat 81 of 547), a product a tenth the size of the full one."""
-        nonzero = np.flatnonzero(obs)
+        nonzero = obs.nonzero()[0]
         x = obs[nonzero]
         last = len(self.layers) - 1
         for i, (w, b, act) in enumerate(self.layers):
             if i == 0:
-                w = w[nonzero]
+                w = self._first_rows.take(nonzero, axis=0)
             if i == last:
                 w, b = w[:, legal], b[legal]
             x = act(x @ w + b)

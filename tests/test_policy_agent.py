@@ -129,3 +129,24 @@ def test_quick_logits_read_only_the_nonzero_inputs_at_any_depth():
                     rtol=1e-4,
                     atol=1e-5,
                 )
+
+
+def test_quick_logits_gather_the_same_rows_from_a_transposed_layer():
+    """quick_legal_logits gathers the first layer's rows from a row-order copy of the weights
+    (a torch layer's come transposed, in column order): the numbers multiplied, and so the logits,
+    are bit for bit those of the weights as given."""
+    from cardarena.agents.policy import NumpyActor
+
+    rng = np.random.default_rng(6)
+    first = np.asfortranarray(rng.standard_normal((50, 12)).astype(np.float32))
+    head = np.asfortranarray(rng.standard_normal((12, 9)).astype(np.float32))
+    actor = NumpyActor([(first, rng.standard_normal(12), "tanh"), (head, np.zeros(9), "identity")])
+    w0, b0, _ = actor.layers[0]
+    w1, b1, _ = actor.layers[1]
+    assert not w0.flags["C_CONTIGUOUS"]
+    for _ in range(20):
+        obs = ((rng.random(50) < 0.15) * rng.random(50)).astype(np.float32)
+        legal = np.flatnonzero(rng.random(9) < 0.5)
+        nonzero = np.flatnonzero(obs)
+        expected = np.tanh(obs[nonzero] @ w0[nonzero] + b0) @ w1[:, legal] + b1[legal]
+        assert np.array_equal(actor.quick_legal_logits(obs, legal), expected)

@@ -343,6 +343,77 @@ class _Boom(SelfPlayEnv):
         raise ValueError("boom in a worker game")
 
 
+def test_masked_logsumexp_is_torch_logsumexp_bit_for_bit():
+    """masked_log_probs skips exp of the masked entries (torch's slow path below -87): its values
+    and gradients equal those of torch's logsumexp on the -1e8-filled logits, bit for bit, over
+    random shapes, scales and mask densities."""
+    import torch
+
+    from cardarena.agents.training.masked_policy import _HUGE_NEG, masked_log_probs
+
+    def reference(raw, mask):
+        logits = raw - raw.logsumexp(dim=-1, keepdim=True)
+        logits = torch.where(mask, logits, torch.tensor(_HUGE_NEG))
+        return logits - logits.logsumexp(dim=-1, keepdim=True)
+
+    g = torch.Generator().manual_seed(0)
+    for _ in range(60):
+        n, a = (
+            int(torch.randint(1, 200, (1,), generator=g)),
+            int(torch.randint(2, 450, (1,), generator=g)),
+        )
+        raw = torch.randn(n, a, generator=g) * float(torch.rand(1, generator=g) * 20)
+        mask = torch.rand(n, a, generator=g) < float(torch.rand(1, generator=g))
+        mask[torch.arange(n), torch.randint(0, a, (n,), generator=g)] = True  # never empty
+        weights = torch.randn(n, a, generator=g)
+        grads = []
+        for fn in (reference, lambda r, m: masked_log_probs(r, m)[0]):
+            r = raw.clone().requires_grad_()
+            out = fn(r, mask)
+            entropy = torch.where(mask, out * torch.softmax(out, -1), torch.tensor(0.0)).sum()
+            (entropy + torch.where(mask, out * weights, torch.tensor(0.0)).sum()).backward()
+            grads.append((out.detach(), r.grad))
+        assert torch.equal(grads[0][0], grads[1][0])
+        assert torch.equal(grads[0][1], grads[1][1])
+
+
+def test_fresh_info_dummy_vec_env_steps_as_dummy_vec_env():
+    """FreshInfoDummyVecEnv (no deep copy of the infos) returns what DummyVecEnv returns at every
+    step, terminal observations included, and an info handed out is not changed by later steps."""
+    import copy
+
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from cardarena.agents.training.split_vec_env import FreshInfoDummyVecEnv
+
+    fns = [lambda i=i: SelfPlayEnv("flip6", {"num_players": 3}, seed=40 + i) for i in range(3)]
+    plain, fresh = DummyVecEnv(fns), FreshInfoDummyVecEnv(fns)
+    plain.seed(5)
+    fresh.seed(5)
+    np.testing.assert_array_equal(plain.reset(), fresh.reset())
+    rng = np.random.default_rng(0)
+    kept, finished = [], 0
+    for _ in range(300):
+        masks = np.stack(plain.env_method("action_masks"))
+        np.testing.assert_array_equal(masks, np.stack(fresh.env_method("action_masks")))
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        a, b = plain.step(actions), fresh.step(actions)
+        for x, y in zip(a[:3], b[:3], strict=True):
+            np.testing.assert_array_equal(x, y)
+        for x, y in zip(a[3], b[3], strict=True):
+            assert x.keys() == y.keys()
+            for key in x:
+                np.testing.assert_array_equal(x[key], y[key])
+            finished += "terminal_observation" in y
+        kept.append((b[3], copy.deepcopy(b[3])))
+    assert finished > 0  # the terminal observations were compared
+    for handed, snapshot in kept:
+        for x, y in zip(handed, snapshot, strict=True):
+            assert x.keys() == y.keys()
+            for key in x:
+                np.testing.assert_array_equal(x[key], y[key])
+
+
 def test_split_vec_env_plays_the_games_of_dummy_vec_env():
     """vec_env: split steps the same games as DummyVecEnv (same functions, seeds, order):
     observations, rewards, dones, infos and the action masks it ships with each step agree."""
