@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from cardarena.agents.search import key_values
 from cardarena.agents.search.base import SearchAgent
 from cardarena.agents.search.rollout import HORIZONS, Rollout
 from cardarena.envs.core.engine import ConfigError
@@ -50,7 +51,6 @@ from cardarena.envs.core.loop import decide
 MAX_ROLLOUTS = 1_000
 #: option -> (default; None: the game's best baseline)
 OPTIONS: dict[str, Any] = {"rollouts": 1, "rollout": None, "horizon": "game"}
-_KEY = re.compile(r"[a-z_]+")
 
 
 class TrueWorld:
@@ -134,20 +134,7 @@ def parse_seer(spec: str) -> dict[str, Any]:
     if colon and not rest.strip():
         raise ConfigError("seer: nothing after ':'; write e.g. seer:rollouts=1,horizon=game")
     options = dict(OPTIONS)
-    given: set[str] = set()
-    for item in rest.split(",") if rest.strip() else []:
-        key, eq, text = (part.strip() for part in item.partition("="))
-        if not eq or not _KEY.fullmatch(key) or not text:
-            raise ConfigError(
-                f"seer: {item.strip()!r} is not key=value; options: {', '.join(OPTIONS)} "
-                f"(e.g. seer:rollouts=1,horizon=game)"
-            )
-        if key not in OPTIONS:
-            raise ConfigError(f"seer: unknown option {key!r}; options: {', '.join(OPTIONS)}")
-        if key in given:
-            raise ConfigError(f"seer: option {key!r} is given twice")
-        given.add(key)
-        options[key] = text
+    options.update(key_values("seer", rest, list(OPTIONS), "rollouts=1,horizon=game"))
     options["rollouts"] = _rollouts(options["rollouts"])
     return options
 

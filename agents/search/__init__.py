@@ -93,25 +93,33 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if kind not in OPTIONS:
         raise ConfigError(f"unknown search agent {kind!r}; known: {sorted(OPTIONS)}")
     schema = OPTIONS[kind]
-    known = ", ".join(schema)
     options = {key: default for key, (_, default) in schema.items()}
-    given: set[str] = set()
     if colon and not rest.strip():
         raise ConfigError(f"{kind}: nothing after ':'; write e.g. {kind}:{_example(kind)}")
+    for key, text in key_values(kind, rest, list(schema), _example(kind)).items():
+        options[key] = _convert(kind, key, schema[key][0], text)
+    return kind, options
+
+
+def key_values(kind: str, rest: str, known: list[str], example: str) -> dict[str, str]:
+    """The ``key=value`` items of a spec's text after ``kind:``, each key one of ``known`` and
+    given once (the values as written); a ConfigError names the item and what is allowed, with
+    ``kind:example`` as the model. Shared by the search specs and the seer's."""
+    names = ", ".join(known)
+    out: dict[str, str] = {}
     for item in rest.split(",") if rest.strip() else []:
         key, eq, text = (part.strip() for part in item.partition("="))
         if not eq or not _KEY.fullmatch(key) or not text:
             raise ConfigError(
-                f"{kind}: {item.strip()!r} is not key=value; options: {known} "
-                f"(e.g. {kind}:{_example(kind)})"
+                f"{kind}: {item.strip()!r} is not key=value; options: {names} "
+                f"(e.g. {kind}:{example})"
             )
-        if key not in schema:
-            raise ConfigError(f"{kind}: unknown option {key!r}; options: {known}")
-        if key in given:
+        if key not in known:
+            raise ConfigError(f"{kind}: unknown option {key!r}; options: {names}")
+        if key in out:
             raise ConfigError(f"{kind}: option {key!r} is given twice")
-        given.add(key)
-        options[key] = _convert(kind, key, schema[key][0], text)
-    return kind, options
+        out[key] = text
+    return out
 
 
 def _example(kind: str) -> str:
