@@ -44,8 +44,9 @@ native engines of flip6 and sevn: ``random``, ``threshold``, ``ev``; ratatat's: 
 values and the decisions are those of the Python rollouts (``tests/test_native_rollouts.py``),
 only faster.
 
-The strongest settings measured are in docs/results/search.md; in flip6 and sevn,
-``pimc:worlds=64,min_worlds=6,rollout=ev,horizon=round,value=leaf,gate=1.5`` beats ``ev``.
+The strongest settings measured are in docs/results/search.md and the games' manifests
+(``search:<game>``): the gated ``pimc`` at 64 worlds beats ``ev`` in flip6 and sevn, ``tracker``
+in ratatat and ``heuristic`` in suicidium SURVIVE.
 """
 
 from __future__ import annotations
