@@ -314,6 +314,31 @@ def test_cli_writes_leaderboard_json_jsonl_and_report(tmp_path, capsys):
         assert (tmp_path / png).read_bytes()[:4] == b"\x89PNG"
 
 
+def test_plot_labels_wrap_long_specs_after_commas():
+    from cardarena.agents.evaluation.report import tick_label
+
+    spec = "pimc:worlds=64,min_worlds=6,rollout=tracker,horizon=round,value=leaf,gate=1.5"
+    lines = tick_label(spec).split("\n")
+    assert "".join(lines) == spec and len(lines) == 3
+    assert all(len(line) <= 30 for line in lines)
+    assert tick_label("tracker") == "tracker"
+    assert tick_label("x" * 40) == "x" * 40  # one piece too long on its own stays whole
+
+
+def test_a_report_with_a_long_search_spec_lays_its_plots_out(tmp_path, recwarn):
+    # a 78-character spec once left matplotlib no room ("Tight layout not applied")
+    long = "pimc:worlds=2,min_worlds=2,rollout=threshold,horizon=round,value=standing,gate=1.5"
+    rc = evaluate.main(
+        [
+            "--game", "flip6", "--agents", long, "ev", "random", "--num-players", "3",
+            "--deals", "1", "--workers", "1", "--out", str(tmp_path / "f.json"), "--no-progress",
+            "--option", "target_score=20", "--bootstrap", "50",
+        ]
+    )  # fmt: skip
+    assert rc == 0
+    assert not [w for w in recwarn if "layout" in str(w.message).lower()]
+
+
 def test_cli_cooperative_game_reports_teams_and_cross_play(tmp_path, capsys):
     out = tmp_path / "tg.json"
     rc = evaluate.main(

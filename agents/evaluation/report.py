@@ -244,6 +244,30 @@ def _figure(width: float, height: float) -> Any:
     return fig
 
 
+#: longest line of an agent's name on a plot axis; longer specs wrap after a comma
+TICK_WIDTH = 30
+
+
+def tick_label(name: str, width: int = TICK_WIDTH) -> str:
+    """``name`` wrapped after commas into lines of at most ``width`` characters (a spec such as
+    ``pimc:worlds=64,min_worlds=6,...`` is too long for one line of a plot's axis); a piece longer
+    than ``width`` on its own stays whole."""
+    lines: list[str] = []
+    for piece in name.split(","):
+        if lines and len(lines[-1]) + 1 + len(piece) <= width:
+            lines[-1] += "," + piece
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(piece)
+    return "\n".join(lines)
+
+
+def _label_inches(names: Sequence[str]) -> float:
+    """About the width the longest line of the (wrapped) names takes on an axis, in inches."""
+    return 0.07 * max((len(line) for n in names for line in n.split("\n")), default=0)
+
+
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1) -> str:
     """A Markdown table; column ``left`` (the names) is left-aligned, the others right."""
 
@@ -258,11 +282,11 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 
 
 def plot_rating(result: TournamentResult, path: Path) -> None:
     board = result.summaries()
-    names = [s.name for s in board][::-1]
+    names = [tick_label(s.name) for s in board][::-1]
     mu = np.array([s.rating for s in board][::-1], dtype=float)
     low = np.array([s.rating_ci[0] if s.rating_ci else np.nan for s in board][::-1], dtype=float)
     high = np.array([s.rating_ci[1] if s.rating_ci else np.nan for s in board][::-1], dtype=float)
-    fig = _figure(7.0, 0.9 + 0.45 * len(names))
+    fig = _figure(5.5 + _label_inches(names), 0.9 + 0.45 * sum(n.count("\n") + 1 for n in names))
     ax = fig.add_subplot()
     err = np.vstack([np.nan_to_num(mu - low), np.nan_to_num(high - mu)]).clip(min=0)
     ax.errorbar(mu, np.arange(len(names)), xerr=err, fmt="o", color="tab:blue", capsize=4)
@@ -291,7 +315,10 @@ def plot_matrix(
 ) -> None:
     """A heatmap of ``matrix`` with each cell's value (or ``labels``) written in it."""
     k = len(names)
-    fig = _figure(1.8 + 0.95 * k, 1.2 + 0.8 * k)
+    names = [tick_label(n) for n in names]
+    lines = max(n.count("\n") + 1 for n in names) if names else 1
+    margin = _label_inches(names)  # the names beside and (rotated) below the cells
+    fig = _figure(1.8 + 0.95 * k + margin, 1.2 + 0.8 * k + 0.15 * lines + 0.5 * margin)
     ax = fig.add_subplot()
     im = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=vmin, vmax=vmax)
     ax.set_xticks(np.arange(k), labels=names, rotation=30, ha="right")
