@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -42,9 +43,17 @@ def points(results: list[str], times: list[str]) -> tuple[list[dict], list[str]]
                 "games": s["games"],
                 "players": data["options"].get("num_players", 4),
                 "game": data["game"],
+                "options": {k: v for k, v in data["options"].items() if k != "num_players"},
             }
         )
     return sorted(out, key=lambda p: p["ms"]), missing
+
+
+def _point_label(p: dict) -> str:
+    """``64 worlds, 400 games`` (``200 iterations`` for ismcts): what the point bought."""
+    budget = re.search(r"(worlds|iterations)=(\d+)", p["agent"])
+    head = f"{budget.group(2)} {budget.group(1)}, " if budget else ""
+    return f"{head}{p['games']:,} games"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,14 +78,27 @@ def main(argv: list[str] | None = None) -> int:
     err = [[p["win_rate"] - p["ci"][0] for p in pts], [p["ci"][1] - p["win_rate"] for p in pts]]
     ax.errorbar(xs, ys, yerr=err, marker="o", capsize=4)
     for p in pts:
-        ax.annotate(f"{p['games']:,} games", (p["ms"], p["ci"][1]), fontsize=7, ha="center",
+        ax.annotate(_point_label(p), (p["ms"], p["ci"][1]), fontsize=7, ha="center",
                     xytext=(0, 4), textcoords="offset points")  # fmt: skip
     par = 1 / pts[0]["players"]
     ax.axhline(par, linestyle="--", color="grey", label=f"par ({par:.2f})")
     ax.set_xscale("log")
+    # the points' own times as the ticks: log-scale minor labels (2x10^0, 3x10^0) overlap
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    ax.xaxis.set_major_locator(FixedLocator(xs))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{x:.3g}" for x in xs])
+    ax.set_xlim(min(xs) / 1.6, max(xs) * 1.6)
+    ax.margins(y=0.15)  # room for the labels above the intervals
     ax.set_xlabel("CPU ms per decision (one core)")
     ax.set_ylabel("win rate (95% interval)")
-    ax.set_title(f"{pts[0]['game']}: search against the best baseline, {pts[0]['players']} players")
+    opts = ", ".join(f"{k}={v}" for k, v in pts[0]["options"].items())
+    ax.set_title(
+        f"{pts[0]['game']}{f' ({opts})' if opts else ''}: search against the best baseline, "
+        f"{pts[0]['players']} players",
+        fontsize=10,
+    )
     ax.legend()
     fig.tight_layout()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
