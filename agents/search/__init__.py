@@ -46,7 +46,7 @@ only faster.
 
 The strongest settings measured are in docs/results/search.md and the games' manifests
 (``search:<game>``): the gated ``pimc`` at 64 worlds beats ``ev`` in flip6 and sevn, ``tracker``
-in ratatat and ``heuristic`` in suicidium SURVIVE.
+in ratatat and (at 64 and 256 worlds) ``heuristic`` in both suicidium modes.
 """
 
 from __future__ import annotations
