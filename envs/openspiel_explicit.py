@@ -205,14 +205,56 @@ def _flip6_inside(engine: Any, state: Any, deck_size: int, ended: bool) -> bool:
 _INSIDE = {"ratatat": _ratatat_inside, "flip6": _flip6_inside}
 
 
+def _round_end_winners(scores: list[Any]) -> list[int]:
+    """A one-round variant's winners at its end: the seats with the highest total banked."""
+    best = max(scores)
+    return [s for s, total in enumerate(scores) if total == best]
+
+
 def _round_end_returns(state: Any) -> list[float]:
-    """A one-round variant's returns at its end: the seats with the highest total banked win
-    (+1 split among them, -1 split among the others; all 0 when every seat ties)."""
+    """A one-round variant's returns at its end: +1 split among its winners, -1 split among the
+    others; all 0 when every seat ties."""
     from cardarena.envs.core.engine_parts import split_returns
 
-    best = max(state.scores)
-    winners = [s for s, total in enumerate(state.scores) if total == best]
-    return split_returns(winners, len(state.scores))
+    return split_returns(_round_end_winners(list(state.scores)), len(state.scores))
+
+
+class OneRoundEngine:
+    """An engine (either core) whose game ends where a one-round variant's does: at the first
+    round's end, the seats with the highest total banked winning, or earlier where the engine's
+    own game ends (a bank at the target). Everything else is the engine's. For what plays the
+    variant by sampling: the approximate best response's training (``bench/exploitability.py``)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def round_over(self, state: Any) -> bool:
+        """Whether the variant has ended at the first round's end (not at the target)."""
+        return not self.engine.is_over(state) and self.engine.round_index(state) >= 1
+
+    def is_over(self, state: Any) -> bool:
+        return bool(self.engine.is_over(state) or self.round_over(state))
+
+    def current_player(self, state: Any) -> int | None:
+        return None if self.round_over(state) else self.engine.current_player(state)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return [] if self.round_over(state) else list(self.engine.legal_actions(state))
+
+    def winners(self, state: Any) -> list[int]:
+        if self.round_over(state):
+            return _round_end_winners(self.engine.scores(state))
+        return list(self.engine.winners(state))
+
+    def returns(self, state: Any) -> list[float]:
+        if self.round_over(state):
+            from cardarena.envs.core.engine_parts import split_returns
+
+            return split_returns(self.winners(state), self.engine.num_players)
+        return list(self.engine.returns(state))
 
 
 class _Tree:

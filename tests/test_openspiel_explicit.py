@@ -311,3 +311,29 @@ def test_flip6_exact_values_are_what_the_engine_plays(flip6_tiny):
                     total += share
         assert total / len(flip6_tiny.deals) == pytest.approx(exact[seat], abs=1e-6)
     assert exact != [0.0, 0.0, 0.0]
+
+
+def test_flip6_training_env_ends_where_the_variant_does(flip6_tiny):
+    """The approximate best response trains on games of the variant: each ends at the first
+    round's end or at the target (OneRoundEngine), dealt from the small deck, and pays the
+    variant's returns (the learner's last reward is its return there)."""
+    import numpy as np
+
+    from bench.exploitability import _variant_env
+
+    env = _variant_env(flip6_tiny, "ev", 0, 0)()
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(100):
+        env.reset()
+        done, reward = False, 0.0
+        while not done:
+            action = rng.choice(np.flatnonzero(env.action_masks()))
+            _, reward, done, _, info = env.step(action)
+        engine, state = env.engine, env.state
+        assert engine.round_index(state) <= 1 and engine.is_over(state)
+        assert engine.current_player(state) is None and engine.legal_actions(state) == []
+        assert reward == engine.returns(state)[info["seat"]]
+        assert sum(engine.returns(state)) == pytest.approx(0.0)
+        seen.add(engine.round_index(state))
+    assert seen == {0, 1}  # some games end at the target, some at the round's end
