@@ -42,7 +42,13 @@ has by then dealt the next round's first cards from below the deck: the variant'
 history is that state, whose returns depend on the first round only (nothing banks during a
 deal), and no decision is taken there. With two or three number values in the deck a seat
 busts by its third or fourth card (F8), so every history of the presets stays inside a deck of
-9 or 10 cards (building checks it). sevn has no variant yet.
+9 or 10 cards (building checks it).
+
+sevn's variants end the same way, at the first hand's end (S27 checks the target only there,
+and would play another hand after a tie at the top or when nobody reached it): the highest
+total banked wins, a tie shares the win. With two or three number values (and one ballast, S11:
+keep or discard, a distinct value when kept) two seats bust by their fourth or fifth card (S9),
+inside a deck of 8 or 9 cards.
 """
 
 from __future__ import annotations
@@ -94,6 +100,10 @@ _RATATAT_SHORT = {"num_players": 2, "num_rounds": 1, "max_turns": 2}
 #: below the small deck)
 _FLIP6_SHORT = {"num_players": 3, "target_score": 11}
 
+#: sevn with 2 players and a target one hand can reach (12 + 13); the variant ends at the first
+#: hand's end (S27 would play another hand after a tie at the top, or below the target)
+_SEVN_SHORT = {"num_players": 2, "target_score": 25}
+
 #: the variants; their sizes are in docs/openspiel.md and checked by the tests
 PRESETS: dict[str, Preset] = {
     "ratatat_tiny": Preset(
@@ -134,6 +144,28 @@ PRESETS: dict[str, Preset] = {
         _FLIP6_SHORT,
         ("5",) * 4 + ("6",) * 5 + ("FREEZE",),
         "3 players, one round, target 11, a deck of four 5s, five 6s and a FREEZE: 1,260 deals",
+        one_round=True,
+    ),
+    "sevn_tiny": Preset(
+        "sevn",
+        _SEVN_SHORT,
+        ("12",) * 4 + ("13",) * 5,
+        "2 players, one hand, target 25, a deck of four 12s and five 13s: 126 deals",
+        one_round=True,
+    ),
+    "sevn_small": Preset(
+        "sevn",
+        _SEVN_SHORT,
+        ("11",) * 2 + ("12",) * 3 + ("13",) * 3,
+        "2 players, one hand, target 25, a deck of two 11s, three 12s and three 13s: 560 deals",
+        one_round=True,
+    ),
+    "sevn_mid": Preset(
+        "sevn",
+        _SEVN_SHORT,
+        ("11",) + ("12",) * 3 + ("13",) * 4 + ("-2",),
+        "2 players, one hand, target 25, a deck of one 11, three 12s, four 13s and a -2 ballast: "
+        "2,520 deals",
         one_round=True,
     ),
 }
@@ -200,9 +232,21 @@ def _flip6_inside(engine: Any, state: Any, deck_size: int, ended: bool) -> bool:
     return bool(ended and state.round_index == 1 and len(state.discard_pile) <= deck_size)
 
 
+def _sevn_inside(engine: Any, state: Any, deck_size: int, ended: bool) -> bool:
+    """Whether a sevn history drew only from the small deck, as flip6's check: in the first hand
+    the cards below it all still in the draw pile (no S26 reshuffle); after it, only where the
+    variant ends there, the first hand's cards (all in the discard pile since its end, S26)
+    numbering at most the deck's."""
+    from cardarena.envs.sevn.rules import FULL_DECK
+
+    if state.hand_index == 0:
+        return bool(len(state.draw_pile) >= len(FULL_DECK) - deck_size)
+    return bool(ended and state.hand_index == 1 and len(state.discard_pile) <= deck_size)
+
+
 #: per game, the check that a history stayed inside the small deck (``ended``: the variant
 #: ends at this history)
-_INSIDE = {"ratatat": _ratatat_inside, "flip6": _flip6_inside}
+_INSIDE = {"ratatat": _ratatat_inside, "flip6": _flip6_inside, "sevn": _sevn_inside}
 
 
 def _round_end_winners(scores: list[Any]) -> list[int]:
@@ -400,8 +444,7 @@ def build_tree(
     if preset.game not in _INSIDE:
         raise ConfigError(
             f"explicit variant {name}: no explicit-chance variant of {preset.game!r}; the games "
-            f"with one are {sorted(_INSIDE)} (sevn deals again after a round where nobody "
-            f"reaches the target, below any stacked deck)"
+            f"with one are {sorted(_INSIDE)}"
         )
     deals = distinct_orderings(preset.deck)
     if deals > max_deals:

@@ -5,10 +5,11 @@ The ratatat variants lean on R12 (the ``max_turns`` cap ends the round), R16 (``
 no second deal), R3/R4 (the deal, each seat sees its outer slots 0 and 3) and R11 (a reshuffle
 only when the draw pile is empty, which the variants never reach).
 
-The flip6 variants end at the first round's end (their own rule: the highest total banked wins)
+The flip6 and sevn variants end at the first round's (hand's) end (their own rule: the highest total banked wins)
 or at a bank that reaches the target (F17); they lean on F5 (the deal from left of the dealer),
 F6 (turns), F7 (STAY banks), F8 (a duplicate busts), F11 (FREEZE) and F16 (no reshuffle while
-the draw pile holds cards)."""
+the draw pile holds cards); sevn's on S7/S8 (deal and turns), S9 (bust), S11 (ballast), S21
+(the floor at 0) and S26 (no reshuffle), in place of S27 (a tie at the top plays on)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,30 @@ SIZES = {
         "decision_histories": 21924,
         "terminal_histories": 23184,
         "info_states": [1361, 682, 930],
+        "max_depth": 8,
+    },
+    "sevn_tiny": {
+        "deals": 126,
+        "histories": 1523,
+        "decision_histories": 698,
+        "terminal_histories": 824,
+        "info_states": [32, 16],
+        "max_depth": 5,
+    },
+    "sevn_small": {
+        "deals": 560,
+        "histories": 10081,
+        "decision_histories": 4760,
+        "terminal_histories": 5320,
+        "info_states": [417, 227],
+        "max_depth": 7,
+    },
+    "sevn_mid": {
+        "deals": 2520,
+        "histories": 76545,
+        "decision_histories": 37012,
+        "terminal_histories": 39532,
+        "info_states": [2383, 1621],
         "max_depth": 8,
     },
     "flip6_mid": {
@@ -160,8 +185,8 @@ def test_limits_and_bad_variants_raise_config_errors():
     rounds = ox.Preset("ratatat", {"num_players": 2, "num_rounds": 2, "max_turns": 2}, small.deck)
     with pytest.raises(ConfigError, match="deals or reshuffles again"):
         ox.build_tree("rounds", rounds)
-    with pytest.raises(ConfigError, match="no explicit-chance variant of 'sevn'"):
-        ox.build_tree("s", ox.Preset("sevn", {"num_players": 2}, ("1", "1")))
+    with pytest.raises(ConfigError, match="no explicit-chance variant of 'thegame'"):
+        ox.build_tree("t", ox.Preset("thegame", {"num_players": 2}, ("2", "3")))
 
 
 def test_exact_values_are_what_the_engine_plays(tiny):
@@ -337,3 +362,55 @@ def test_flip6_training_env_ends_where_the_variant_does(flip6_tiny):
         assert sum(engine.returns(state)) == pytest.approx(0.0)
         seen.add(engine.round_index(state))
     assert seen == {0, 1}  # some games end at the target, some at the round's end
+
+
+# ---- sevn -------------------------------------------------------------------------------------
+SEVN = ("sevn_tiny", "sevn_small", "sevn_mid")
+
+
+@pytest.mark.parametrize("name", SEVN)
+def test_sevn_presets_have_the_documented_size_and_pass_openspiels_simulation(name):
+    game = ox.load_preset(name)
+    assert game.sizes() == SIZES[name]
+    assert game.num_players() == 2
+    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+
+
+def test_sevn_variant_ends_at_the_first_hands_end():
+    """S7/S8: seat 1 (left of dealer 0) is dealt and plays first. The variant ends after the
+    hand: the higher total banked wins, a tie shares it (where S27 would play another hand)."""
+    game = ox.load_preset("sevn_tiny")
+    state = _play_texts(game, ("13", "12", "13", "12", "12", "13", "13", "12", "13"), [])
+    assert state.current_player() == 1
+    state = _play_texts(game, ("13", "12", "13", "12", "12", "13", "13", "12", "13"), ["pass"] * 2)
+    assert state.is_terminal() and state.returns() == [-1.0, 1.0]  # 13 against 12
+    state = _play_texts(game, ("13", "13", "12", "13", "12", "12", "13", "12", "13"), ["pass"] * 2)
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]  # 13 and 13: a shared win
+    # seat 1 draws a 12 (25, at the target), seat 0 draws a 13 (a duplicate: S9 bust)
+    deal = ("13", "13", "12", "13", "12", "12", "13", "12", "13")
+    state = _play_texts(game, deal, ["draw", "draw", "pass"])
+    assert state.is_terminal() and state.returns() == [-1.0, 1.0]
+
+
+def test_sevn_ballast_is_kept_or_discarded_and_the_score_floored():
+    """S11: a dealt -2 asks its drawer to keep or discard it; kept, it is a value and the hand
+    score (-2) is floored at 0 (S21), so the other seat's 12 wins."""
+    game = ox.load_preset("sevn_mid")
+    deal = ("-2", "12", "13", "11", "12", "12", "13", "13", "13")
+    state = _play_texts(game, deal, [])
+    assert state.current_player() == 1
+    assert sorted(state.action_to_string(1, a) for a in state.legal_actions()) == [
+        "discard",
+        "keep",
+    ]
+    state = _play_texts(game, deal, ["keep", "pass", "pass"])
+    assert state.is_terminal() and state.returns() == [1.0, -1.0]
+
+
+def test_sevn_inside_check_refuses_a_second_hand():
+    small = ox.PRESETS["sevn_tiny"]
+    with pytest.raises(ConfigError, match="deals or reshuffles again"):
+        ox.build_tree("hands", ox.Preset("sevn", small.options, small.deck))
+    short = ox.Preset("sevn", small.options, ("12",) * 2 + ("13",) * 3, one_round=True)
+    with pytest.raises(ConfigError, match="outside its small deck of 5"):
+        ox.build_tree("short", short)
