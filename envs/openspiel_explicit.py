@@ -28,12 +28,27 @@ shown, in order (its render after the deal and after every action that changed i
 of every action: all actions are public in the suite), so it has perfect recall; building checks
 that the legal actions are the same at every history of an information state.
 
-Only ratatat has variants so far: its ``num_rounds=1`` and ``max_turns`` options end the game
-after a fixed number of turns with no new deal (R12, R16), and with number cards only (no
+ratatat's variants use its ``num_rounds=1`` and ``max_turns`` options, which end the game
+after a fixed number of turns with no new deal (R12, R16); with number cards only (no
 DRAW_TWO, no R14 replacement) each turn draws at most one card, so a deck of 2 * 4 + 1 + max_turns
-cards is never exhausted. flip6 and sevn cannot be shrunk this way through their options: a
-round where nobody banks enough leads to the next deal, from cards below any stacked deck, and
-neither engine has an option that replaces the whole deck or caps the rounds.
+cards is never exhausted.
+
+flip6 has no option that caps the rounds: a round where nobody reaches the target leads to the
+next deal, from below the small deck. Its variants therefore end by a rule of their own
+(:attr:`Preset.one_round`): the game ends when the first round does, and the seats with the
+highest total banked win (the game's +1 / -1 split, shared by a tie, all 0 when every seat
+busts); a bank that reaches the (low) target still ends it at once and wins (F17). The engine
+has by then dealt the next round's first cards from below the deck: the variant's terminal
+history is that state, whose returns depend on the first round only (nothing banks during a
+deal), and no decision is taken there. With two or three number values in the deck a seat
+busts by its third or fourth card (F8), so every history of the presets stays inside a deck of
+9 or 10 cards (building checks it).
+
+sevn's variants end the same way, at the first hand's end (S27 checks the target only there,
+and would play another hand after a tie at the top or when nobody reached it): the highest
+total banked wins, a tie shares the win. With two or three number values (and one ballast, S11:
+keep or discard, a distinct value when kept) two seats bust by their fourth or fifth card (S9),
+inside a deck of 8 or 9 cards.
 """
 
 from __future__ import annotations
@@ -73,9 +88,21 @@ class Preset:
     options: dict[str, Any]
     deck: tuple[str, ...]
     about: str = ""
+    #: the variant's own end: after the first round (the engine would deal again), the seats
+    #: with the highest total banked win (the game's +1 / -1 split, a tie shares it)
+    one_round: bool = False
 
 
 _RATATAT_SHORT = {"num_players": 2, "num_rounds": 1, "max_turns": 2}
+
+#: flip6 with the fewest seats it allows (3) and a target one round can reach (5 + 6); the
+#: variant ends at the first round's end (``one_round``: the engine would deal again, from
+#: below the small deck)
+_FLIP6_SHORT = {"num_players": 3, "target_score": 11}
+
+#: sevn with 2 players and a target one hand can reach (12 + 13); the variant ends at the first
+#: hand's end (S27 would play another hand after a tie at the top, or below the target)
+_SEVN_SHORT = {"num_players": 2, "target_score": 25}
 
 #: the variants; their sizes are in docs/openspiel.md and checked by the tests
 PRESETS: dict[str, Preset] = {
@@ -97,6 +124,49 @@ PRESETS: dict[str, Preset] = {
         ("9",) * 8 + ("0",) * 2 + ("5",),
         "2 players, one round of 2 turns (one each), a deck of eight 9s, two 0s and one 5: "
         "495 deals",
+    ),
+    "flip6_tiny": Preset(
+        "flip6",
+        _FLIP6_SHORT,
+        ("5",) * 4 + ("6",) * 5,
+        "3 players, one round, target 11, a deck of four 5s and five 6s: 126 deals",
+        one_round=True,
+    ),
+    "flip6_small": Preset(
+        "flip6",
+        _FLIP6_SHORT,
+        ("4",) + ("5",) * 4 + ("6",) * 5,
+        "3 players, one round, target 11, a deck of one 4, four 5s and five 6s: 1,260 deals",
+        one_round=True,
+    ),
+    "flip6_mid": Preset(
+        "flip6",
+        _FLIP6_SHORT,
+        ("5",) * 4 + ("6",) * 5 + ("FREEZE",),
+        "3 players, one round, target 11, a deck of four 5s, five 6s and a FREEZE: 1,260 deals",
+        one_round=True,
+    ),
+    "sevn_tiny": Preset(
+        "sevn",
+        _SEVN_SHORT,
+        ("12",) * 4 + ("13",) * 5,
+        "2 players, one hand, target 25, a deck of four 12s and five 13s: 126 deals",
+        one_round=True,
+    ),
+    "sevn_small": Preset(
+        "sevn",
+        _SEVN_SHORT,
+        ("11",) * 2 + ("12",) * 3 + ("13",) * 3,
+        "2 players, one hand, target 25, a deck of two 11s, three 12s and three 13s: 560 deals",
+        one_round=True,
+    ),
+    "sevn_mid": Preset(
+        "sevn",
+        _SEVN_SHORT,
+        ("11",) + ("12",) * 3 + ("13",) * 4 + ("-2",),
+        "2 players, one hand, target 25, a deck of one 11, three 12s, four 13s and a -2 ballast: "
+        "2,520 deals",
+        one_round=True,
     ),
 }
 
@@ -141,7 +211,7 @@ def orderings(deck: tuple[str, ...] | list[str]) -> list[tuple[str, ...]]:
     return out
 
 
-def _ratatat_inside(engine: Any, state: Any, deck_size: int) -> bool:
+def _ratatat_inside(engine: Any, state: Any, deck_size: int, ended: bool) -> bool:
     """Whether a ratatat history drew only from the small deck: one deal (pile generation 1, no
     R11 reshuffle, no R16 deal) and the cards below the small deck all still in the draw pile."""
     from cardarena.envs.ratatat.rules import FULL_DECK
@@ -149,8 +219,86 @@ def _ratatat_inside(engine: Any, state: Any, deck_size: int) -> bool:
     return bool(state.pile_gen == 1 and len(state.draw_pile) >= len(FULL_DECK) - deck_size)
 
 
-#: per game, the check that a history stayed inside the small deck
-_INSIDE = {"ratatat": _ratatat_inside}
+def _flip6_inside(engine: Any, state: Any, deck_size: int, ended: bool) -> bool:
+    """Whether a flip6 history drew only from the small deck. In the first round: the cards below
+    it all still in the draw pile (so no F16 reshuffle either). After it, only where the variant
+    ends there (``ended``: a one-round variant; the engine has already dealt the next round
+    from below, cards the variant never plays) and the first round's cards, all in the discard
+    pile since its end (F16: its table, and any EXTRA_LIFE pair), number at most the deck's."""
+    from cardarena.envs.flip6.rules import FULL_DECK
+
+    if state.round_index == 0:
+        return bool(len(state.draw_pile) >= len(FULL_DECK) - deck_size)
+    return bool(ended and state.round_index == 1 and len(state.discard_pile) <= deck_size)
+
+
+def _sevn_inside(engine: Any, state: Any, deck_size: int, ended: bool) -> bool:
+    """Whether a sevn history drew only from the small deck, as flip6's check: in the first hand
+    the cards below it all still in the draw pile (no S26 reshuffle); after it, only where the
+    variant ends there, the first hand's cards (all in the discard pile since its end, S26)
+    numbering at most the deck's."""
+    from cardarena.envs.sevn.rules import FULL_DECK
+
+    if state.hand_index == 0:
+        return bool(len(state.draw_pile) >= len(FULL_DECK) - deck_size)
+    return bool(ended and state.hand_index == 1 and len(state.discard_pile) <= deck_size)
+
+
+#: per game, the check that a history stayed inside the small deck (``ended``: the variant
+#: ends at this history)
+_INSIDE = {"ratatat": _ratatat_inside, "flip6": _flip6_inside, "sevn": _sevn_inside}
+
+
+def _round_end_winners(scores: list[Any]) -> list[int]:
+    """A one-round variant's winners at its end: the seats with the highest total banked."""
+    best = max(scores)
+    return [s for s, total in enumerate(scores) if total == best]
+
+
+def _round_end_returns(state: Any) -> list[float]:
+    """A one-round variant's returns at its end: +1 split among its winners, -1 split among the
+    others; all 0 when every seat ties."""
+    from cardarena.envs.core.engine_parts import split_returns
+
+    return split_returns(_round_end_winners(list(state.scores)), len(state.scores))
+
+
+class OneRoundEngine:
+    """An engine (either core) whose game ends where a one-round variant's does: at the first
+    round's end, the seats with the highest total banked winning, or earlier where the engine's
+    own game ends (a bank at the target). Everything else is the engine's. For what plays the
+    variant by sampling: the approximate best response's training (``bench/exploitability.py``)."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def round_over(self, state: Any) -> bool:
+        """Whether the variant has ended at the first round's end (not at the target)."""
+        return not self.engine.is_over(state) and self.engine.round_index(state) >= 1
+
+    def is_over(self, state: Any) -> bool:
+        return bool(self.engine.is_over(state) or self.round_over(state))
+
+    def current_player(self, state: Any) -> int | None:
+        return None if self.round_over(state) else self.engine.current_player(state)
+
+    def legal_actions(self, state: Any) -> list[int]:
+        return [] if self.round_over(state) else list(self.engine.legal_actions(state))
+
+    def winners(self, state: Any) -> list[int]:
+        if self.round_over(state):
+            return _round_end_winners(self.engine.scores(state))
+        return list(self.engine.winners(state))
+
+    def returns(self, state: Any) -> list[float]:
+        if self.round_over(state):
+            from cardarena.envs.core.engine_parts import split_returns
+
+            return split_returns(self.winners(state), self.engine.num_players)
+        return list(self.engine.returns(state))
 
 
 class _Tree:
@@ -219,6 +367,7 @@ class _Builder:
     tree: _Tree
     inside: Any
     max_histories: int
+    one_round: bool = False
     _depth: int = field(default=0)
 
     def too_big(self) -> ConfigError:
@@ -230,20 +379,23 @@ class _Builder:
     def node(self, state: Any, info: tuple[int, ...], last: list[str], depth: int) -> int:
         if len(self.tree.player) >= self.max_histories:
             raise self.too_big()
-        if not self.inside(self.engine, state, self.deck_size):
+        tree, engine = self.tree, self.engine
+        over = bool(engine.is_over(state))
+        round_end = self.one_round and not over and engine.round_index(state) >= 1
+        if not self.inside(engine, state, self.deck_size, over or round_end):
             raise ConfigError(
                 f"explicit variant {self.name}: a history draws a card outside its small deck "
                 f"of {self.deck_size} (or deals or reshuffles again); use more cards, fewer "
                 f"turns or one round"
             )
-        tree, engine = self.tree, self.engine
-        over = bool(engine.is_over(state))
+        over = over or round_end
         player = int(pyspiel.PlayerId.TERMINAL) if over else int(engine.current_player(state))
         obs = tuple(tree.obs_id(text) for text in last)
         me = tree.add(player, info, obs)
         tree.depth = max(tree.depth, depth)
         if over:
-            tree.returns[me] = [float(r) for r in engine.returns(state)]
+            got = _round_end_returns(state) if round_end else engine.returns(state)
+            tree.returns[me] = [float(r) for r in got]
             return me
         legal = sorted(int(a) for a in engine.legal_actions(state))
         known = tree.info_actions.setdefault(info[player], legal)
@@ -292,8 +444,7 @@ def build_tree(
     if preset.game not in _INSIDE:
         raise ConfigError(
             f"explicit variant {name}: no explicit-chance variant of {preset.game!r}; the games "
-            f"with one are {sorted(_INSIDE)} (flip6 and sevn deal again after a round where "
-            f"nobody reaches the target, below any stacked deck)"
+            f"with one are {sorted(_INSIDE)}"
         )
     deals = distinct_orderings(preset.deck)
     if deals > max_deals:
@@ -306,7 +457,14 @@ def build_tree(
     tree = _Tree(engine.num_players)
     tree.engine = engine
     builder = _Builder(
-        name, spec, engine, len(preset.deck), tree, _INSIDE[preset.game], max_histories
+        name,
+        spec,
+        engine,
+        len(preset.deck),
+        tree,
+        _INSIDE[preset.game],
+        max_histories,
+        preset.one_round,
     )
     root = tree.add(int(pyspiel.PlayerId.CHANCE), (0,) * tree.n, (0,) * tree.n)
     every = orderings(preset.deck)
