@@ -42,8 +42,9 @@ class IsmctsAgent(SearchAgent):
         rollout: str = "random",
         horizon: str = "game",
         value: str = "standing",
+        depth: int = 0,
     ) -> None:
-        super().__init__(game, seed, name, rollout, horizon, value)
+        super().__init__(game, seed, name, rollout, horizon, value, depth)
         self.iterations = iterations
         self.c = c
 
