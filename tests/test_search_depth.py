@@ -19,8 +19,8 @@ import pytest
 
 from cardarena import envs
 from cardarena.agents import make_agent
-from cardarena.agents.search import parse_spec
 from cardarena.agents.search import leaf as leaf_module
+from cardarena.agents.search import parse_spec
 from cardarena.agents.search.leaf import load_leaf, options_tag, shipped_path, state_value
 from cardarena.agents.search.rollout import Rollout
 from cardarena.envs.core.engine import ConfigError
@@ -235,3 +235,33 @@ def test_the_native_state_features_are_the_python_ones() -> None:
                     native.state_features(native.from_python(state), seat),
                     python.state_features(state, seat),
                 )
+
+
+def test_ratatat_cuts_within_a_round_alike_in_c_and_python() -> None:
+    """``horizon=round`` with ``depth``: a rollout stops at the round's end or after N
+    decisions, whichever is first; a cut inside the round is valued by standing on both paths."""
+    from cardarena.envs.ratatat.native import NATIVE_BUILT
+
+    if not NATIVE_BUILT:
+        pytest.skip("the ratatat native core is not built")
+    from cardarena.envs.ratatat.native import NativeRatatatGame
+    from cardarena.envs.ratatat.rules import RatatatGame
+
+    native, python = NativeRatatatGame(num_players=3), RatatatGame(num_players=3)
+    spec = envs.get_spec("ratatat")
+    starts = _starts(python, 15, seed=4)
+    for policy in ("random", "tracker"):
+        fast = Rollout("ratatat", spec, native, policy, "round", depth=6)
+        slow = Rollout("ratatat", spec, python, policy, "round", native=False, depth=6)
+        ours = [native.from_python(python.clone(s)) for s in starts]
+        theirs = [python.clone(s) for s in starts]
+        seeds = list(range(len(starts)))
+        rounds = [fast.start(s) for s in ours]
+        got = [fast.run_many([s], [k], r)[0] for s, k, r in zip(ours, seeds, rounds, strict=True)]
+        want = [
+            slow.run_many([s], [k], r)[0] for s, k, r in zip(theirs, seeds, rounds, strict=True)
+        ]
+        assert got == want
+        assert [native.to_dict(s) for s in ours] == [python.to_dict(s) for s in theirs]
+        cut = [s.decisions - b.decisions for s, b in zip(theirs, starts, strict=True)]
+        assert max(cut) == 6 and min(cut) >= 1

@@ -114,7 +114,8 @@ class Rollout:
         self, state: Any, rng: random.Random, start: int | None = None, seat: int | None = None
     ) -> Any:
         """Play ``state`` on (in place) to the end of the game, or of round ``start`` (the
-        value of :meth:`start` at the search's root); the value of every seat, or of ``seat``
+        value of :meth:`start` at the search's root), or for ``depth`` decisions when that
+        comes first; the value of every seat, or of ``seat``
         alone when given (one leaf evaluation instead of one per seat)."""
         engine = self.engine
         if self.native is not None and self.native[0] != "random":
