@@ -25,10 +25,14 @@ horizon       both        ``game`` (roll out to the end, value = the return) or 
                           (stop at the end of the round in progress, value = the lead in game
                           totals, ``engine.standing``; games without rounds go to the end)
                           (``game``)
-value         both        how a round boundary is valued with ``horizon=round``: ``standing``
-                          or ``leaf``, a small net fitted to the final returns of games of the
-                          rollout policy (``agents/search/leaf.py``; flip6, sevn, ratatat)
-                          (``standing``)
+depth         both        cut every rollout after this many decisions (also within a round with
+                          ``horizon=round``); 0: no cut (0)
+value         both        how a cut rollout is valued (a round boundary with ``horizon=round``,
+                          or a ``depth`` cut): ``standing`` or ``leaf``, a small net fitted to
+                          the final returns of games of the rollout policy
+                          (``agents/search/leaf.py``): on ``round_features`` at round ends
+                          (flip6, sevn, ratatat), on ``state_features`` with ``depth`` (suicidium,
+                          thegame) (``standing``)
 gate          pimc        0: play the best mean. > 0: play the rollout policy's own choice unless
                           another action beats it by ``gate`` standard errors of the paired
                           difference (one step of policy improvement; needs a scripted
@@ -65,6 +69,7 @@ OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
         "rollout": ("text", "random"),
         "horizon": ("text", "game"),
         "value": ("text", "standing"),
+        "depth": ("int0", 0),
         "gate": ("float0", 0.0),
         "min_worlds": ("int0", 0),
     },
@@ -74,12 +79,24 @@ OPTIONS: dict[str, dict[str, tuple[str, Any]]] = {
         "rollout": ("text", "random"),
         "horizon": ("text", "game"),
         "value": ("text", "standing"),
+        "depth": ("int0", 0),
     },
 }
 _KEY = re.compile(r"[a-z_]+")
 #: the largest budgets a spec may ask for (a decision at more would take minutes or hours):
 #: 100,000 worlds take about a minute per decision with native rollouts, far longer without
-MAX_BUDGET = {"worlds": 100_000, "min_worlds": 100_000, "rollouts": 1_000, "iterations": 1_000_000}
+MAX_BUDGET = {
+    "worlds": 100_000,
+    "min_worlds": 100_000,
+    "rollouts": 1_000,
+    "iterations": 1_000_000,
+    "depth": 20_000,  # rollout.MAX_ROLLOUT: every rollout is cut there anyway
+}
+
+#: what an option means, added to its error
+HINTS = {
+    "depth": " (the decisions a rollout plays before it is cut and valued; 0: no cut; e.g. depth=20)"
+}
 
 
 def is_search_spec(spec: str) -> bool:
@@ -131,8 +148,15 @@ def _convert(kind: str, key: str, type_: str, text: str) -> Any:
     if type_ in ("int", "int0"):
         low = 1 if type_ == "int" else 0
         if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < low:
-            raise ConfigError(f"{kind}: {key} must be an integer >= {low}, got {text!r}")
+            raise ConfigError(
+                f"{kind}: {key} must be an integer >= {low}, got {text!r}{HINTS.get(key, '')}"
+            )
         most = MAX_BUDGET.get(key)
+        if key == "depth" and int(text) > MAX_BUDGET["depth"]:
+            raise ConfigError(
+                f"{kind}: depth={text} is more than {most:,}, the length at which every rollout "
+                f"is cut anyway; use depth=0 for no cut{HINTS['depth']}"
+            )
         if most is not None and int(text) > most:
             raise ConfigError(
                 f"{kind}: {key}={text} is more than {most:,}, the most a decision may take "

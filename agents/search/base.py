@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from cardarena.agents.base import Agent
-from cardarena.agents.search.leaf import leaf_value
+from cardarena.agents.search.leaf import leaf_value, state_value
 from cardarena.agents.search.rollout import Rollout
 from cardarena.envs.core.engine import CardArenaError, ConfigError
 
@@ -38,15 +38,19 @@ class SearchAgent(Agent):
         rollout: str = "random",
         horizon: str = "game",
         value: str = "standing",
+        depth: int = 0,
     ) -> None:
         super().__init__(seed)
         if value not in VALUES:
             raise ConfigError(f"{name}: value must be one of {list(VALUES)}, got {value!r}")
-        if value == "leaf" and horizon != "round":
+        if value == "leaf" and horizon != "round" and not depth:
             raise ConfigError(
-                f"{name}: value=leaf values the end of a round, so it needs horizon=round"
+                f"{name}: value=leaf values a rollout cut before the game's end, so it needs "
+                f"horizon=round (the round's end) or depth=N (after N decisions)"
             )
         self.value = value
+        #: decisions after which every rollout is cut and valued (0: no cut)
+        self.depth = depth
         self.game = game
         self.name = name
         self.rollout_policy = rollout
@@ -82,7 +86,9 @@ class SearchAgent(Agent):
             if self.rollout_agents is not None:
                 agents = self.rollout_agents(worlds.engine.num_players)
             leaf = None
-            if self.value == "leaf":
+            if self.value == "leaf" and self.depth:
+                leaf = state_value(self.game, worlds.engine, self.rollout_policy)
+            elif self.value == "leaf":
                 leaf = leaf_value(self.game, worlds.engine, self.rollout_policy)
             rollout = self._rollout = Rollout(
                 self.game,
@@ -93,6 +99,7 @@ class SearchAgent(Agent):
                 agents,
                 leaf,
                 native=self.native_rollouts,
+                depth=self.depth,
             )
         py = random.Random(int(self.rng.integers(2**63)))
         rollout.reseed(py)

@@ -6,7 +6,8 @@ the tree). Each iteration samples one determinization (a world of the root seat'
 set), descends the tree with the moves legal in that world, choosing by UCB1 where every move
 counts how often it was *available* (instead of the parent's visits), expands one untried move,
 rolls out with the rollout policy and backs up each seat's value into the moves that seat made.
-The move played is the root's most visited legal move.
+The move played is the root's most visited legal move. With ``depth=N`` the rollout from the
+expanded node is cut after N decisions and valued like the PIMC's (the same ``Rollout``).
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ class IsmctsAgent(SearchAgent):
         rollout: str = "random",
         horizon: str = "game",
         value: str = "standing",
+        depth: int = 0,
     ) -> None:
-        super().__init__(game, seed, name, rollout, horizon, value)
+        super().__init__(game, seed, name, rollout, horizon, value, depth)
         self.iterations = iterations
         self.c = c
 

@@ -41,10 +41,11 @@ class PimcAgent(SearchAgent):
         rollout: str = "random",
         horizon: str = "game",
         value: str = "standing",
+        depth: int = 0,
         gate: float = 0.0,
         min_worlds: int = 0,
     ) -> None:
-        super().__init__(game, seed, name, rollout, horizon, value)
+        super().__init__(game, seed, name, rollout, horizon, value, depth)
         self.num_worlds = worlds
         self.rollouts = rollouts
         self.gate = gate

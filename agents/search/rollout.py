@@ -20,6 +20,14 @@ The value of a rollout is ``engine.returns`` of its last state (thegame: the tea
 return). With ``horizon="round"`` a rollout of a game played over rounds stops when the round in
 progress at the root of the search ends and values the position by ``engine.standing`` (the lead
 in game totals), unless the game ended first.
+
+With ``depth=N`` (N >= 1) a rollout also stops after N decisions (a cut that comes before the
+end of the game, or of the round with ``horizon="round"``). A cut position is valued by
+``engine.standing`` or by a learned state value (``leaf.state_value``: a :class:`LeafValue`
+whose ``features`` is ``"state_features"``), the same in C (``play_out(...,
+max_decisions=N)``) as in Python, so the two paths still give the same values. That is search
+in games without rounds (suicidium, thegame): the rollouts stop early and the leaf says what
+the position is worth.
 """
 
 from __future__ import annotations
@@ -51,9 +59,17 @@ class Rollout:
         agents: list[Any] | None = None,
         leaf: Any = None,
         native: bool = True,
+        depth: int = 0,
     ):
         if horizon not in HORIZONS:
             raise ConfigError(f"horizon must be one of {list(HORIZONS)}, got {horizon!r}")
+        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_ROLLOUT:
+            raise ConfigError(
+                f"depth must be an integer from 0 (no cut) to {MAX_ROLLOUT} (decisions of a "
+                f"rollout before it is cut), got {depth!r}"
+            )
+        #: decisions after which a rollout is cut (0: none; MAX_ROLLOUT caps every rollout)
+        self.depth = depth
         self.engine = engine
         self.spec = spec
         self.policy = policy
@@ -98,7 +114,8 @@ class Rollout:
         self, state: Any, rng: random.Random, start: int | None = None, seat: int | None = None
     ) -> Any:
         """Play ``state`` on (in place) to the end of the game, or of round ``start`` (the
-        value of :meth:`start` at the search's root); the value of every seat, or of ``seat``
+        value of :meth:`start` at the search's root), or for ``depth`` decisions when that
+        comes first; the value of every seat, or of ``seat``
         alone when given (one leaf evaluation instead of one per seat)."""
         engine = self.engine
         if self.native is not None and self.native[0] != "random":
@@ -106,35 +123,45 @@ class Rollout:
             # costs more than the native engine's Python loop; run_many seeds C directly)
             policy, options = self.native_options()
             values = engine.play_out([state], policy, start, **options)[0]  # type: ignore[attr-defined]
-            if self.leaf is not None:
+            if self.leaf is not None or self.depth:
                 return self.value(state) if seat is None else self.value_of(state, seat)
             return values.tolist() if seat is None else float(values[seat])
+        steps = self.depth or MAX_ROLLOUT
         if self.agents is None:
             legal_actions, apply, is_over = engine.legal_actions, engine.apply, engine.is_over
             pick = rng.random
             if start is None:
-                for _ in range(MAX_ROLLOUT):
+                for _ in range(steps):
                     if is_over(state):
                         break
                     legal = legal_actions(state)
                     apply(state, legal[int(pick() * len(legal))])
             else:
                 round_index = engine.round_index
-                for _ in range(MAX_ROLLOUT):
+                for _ in range(steps):
                     if is_over(state) or round_index(state) != start:
                         break
                     legal = legal_actions(state)
                     apply(state, legal[int(pick() * len(legal))])
         else:
-            until = None
-            if start is not None:
-                round_index = engine.round_index
-
-                def until(s: Any) -> bool:
-                    return round_index(s) != start
-
-            play(self.spec, engine, state, self.agents, until=until, mask=self.mask)
+            play(self.spec, engine, state, self.agents, until=self._until(start), mask=self.mask)
         return self.value(state) if seat is None else self.value_of(state, seat)
+
+    def _until(self, start: int | None) -> Any:
+        """The ``until`` of ``loop.play`` for a rollout of ``run``: the end of round ``start``
+        (None: no round end) or ``depth`` decisions, whichever comes first (None: neither)."""
+        round_index = self.engine.round_index
+        if not self.depth:
+            return None if start is None else (lambda s: round_index(s) != start)
+        left = [self.depth]  # play asks before each decision: stop once none are left
+
+        def until(s: Any) -> bool:
+            if left[0] == 0 or (start is not None and round_index(s) != start):
+                return True
+            left[0] -= 1
+            return False
+
+        return until
 
     def run_many(
         self, states: list[Any], seeds: list[int], start: int | None = None, seat: int | None = None
@@ -148,7 +175,7 @@ class Rollout:
             ]
         policy, options = self.native_options()
         values = self.engine.play_out(states, policy, start, seeds=seeds, **options)  # type: ignore[attr-defined]
-        if self.leaf is not None:
+        if self.leaf is not None or self.depth:
             if seat is None:
                 return [self.value(state) for state in states]
             return [self.value_of(state, seat) for state in states]
@@ -158,6 +185,8 @@ class Rollout:
         """(policy, options) for ``engine.play_out``: with ``rngs``, each seat's agent's
         generator (as it is now: ``reseed`` replaces them), where the port draws from them."""
         policy, options = self.native  # type: ignore[misc]
+        if self.depth:
+            options = {**options, "max_decisions": self.depth}
         if self.native_rngs and self.agents is not None:
             return policy, {**options, "rngs": [agent.rng for agent in self.agents]}
         return policy, options
@@ -165,22 +194,28 @@ class Rollout:
     def value_of(self, state: Any, seat: int) -> float:
         """``value(state)[seat]``, computing that seat's only."""
         engine = self.engine
-        if plays_to_the_end(engine, state, self.horizon):
+        if plays_to_the_end(engine, state, self.horizon, self.depth):
             return engine.returns(state)[seat]
         if self.leaf is not None:
-            return float(self.leaf(engine.round_features(state, seat)[None])[0])
+            features = getattr(engine, self.leaf.features)
+            return float(self.leaf(features(state, seat)[None])[0])
         return engine.standing(state, seat)
 
     def value(self, state: Any) -> list[float]:
         engine = self.engine
-        if plays_to_the_end(engine, state, self.horizon):
+        if plays_to_the_end(engine, state, self.horizon, self.depth):
             return engine.returns(state)
         if self.leaf is not None:
-            seats = range(engine.num_players)
-            return self.leaf(np.stack([engine.round_features(state, s) for s in seats])).tolist()
+            features, seats = getattr(engine, self.leaf.features), range(engine.num_players)
+            return self.leaf(np.stack([features(state, s) for s in seats])).tolist()
         return [engine.standing(state, s) for s in range(engine.num_players)]
 
 
-def plays_to_the_end(engine: GameEngine, state: Any, horizon: str) -> bool:
-    """Whether the value of ``state`` is its return (the game ended or rollouts go to the end)."""
-    return horizon == "game" or engine.is_over(state) or engine.round_index(state) is None
+def plays_to_the_end(engine: GameEngine, state: Any, horizon: str, depth: int = 0) -> bool:
+    """Whether the value of ``state`` is its return (the game ended, or rollouts go to the end:
+    no depth cut, and no round end to stop at)."""
+    if engine.is_over(state):
+        return True
+    if depth:
+        return False
+    return horizon == "game" or engine.round_index(state) is None

@@ -307,6 +307,15 @@ class GameEngine(ABC, Generic[S]):
             f"a round boundary; set warm_start.improve to null for this game"
         )
 
+    def state_features(self, state: S, seat: int) -> np.ndarray:
+        """A small vector describing ``seat``'s prospects at any decision point (what decides
+        the outcome from here), the input of the learned value of a search rollout cut after a
+        number of decisions (``depth``). Games that define it: suicidium, thegame."""
+        raise ConfigError(
+            f"{self.name} does not define state_features(), so a rollout cut after a number of "
+            f"decisions cannot be valued by a learned value; use value=standing"
+        )
+
     #: names of the state's ``decision`` values, for the default :meth:`decision_name`
     decision_names: tuple[str, ...] | list[str] = ()
 

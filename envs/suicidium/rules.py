@@ -118,6 +118,12 @@ KIND: list[int] = [KIND_NAMES.index(c.kind) for c in CATALOGUE]
 EFFECT: list[int] = [EFFECT_NAMES.index(c.effect) for c in CATALOGUE]
 AMOUNT: list[int] = [c.amount for c in CATALOGUE]
 TARGETING: list[int] = [_TARGETING[EFFECTS[c.effect][1]] for c in CATALOGUE]
+#: per card, its class in ``state_features``' hand summary: 0 lowers willpower, 1 raises it
+#: (POINTS by the sign of the amount), 2 EVENT, 3 RESPONSE
+_HAND_CLASS: list[int] = [
+    (0 if c.amount < 0 else 1) if c.kind == "POINTS" else (2 if c.kind == "EVENT" else 3)
+    for c in CATALOGUE
+]
 IS_PARTY: list[bool] = [c.set == "party" for c in CATALOGUE]
 BASE_DECK: list[int] = [c.index for c in CATALOGUE if c.set == "base"]
 PARTY_DECK: list[int] = [c.index for c in CATALOGUE if c.set == "party"]
@@ -659,6 +665,41 @@ class SuicidiumGame(GameEngine[SuicidiumState], describe=describe_action, parse=
 
     # ---- queries ---------------------------------------------------------------------------------
     decision_names = DECISION_NAMES
+
+    def state_features(self, state: Any, seat: int) -> np.ndarray:
+        """What decides the outcome from here, seen from ``seat`` (seats in turn order from it),
+        the input of the search's learned state value (``agents/search/leaf.py``): the mode;
+        per seat its willpower, whether it is in, its hand (size, and how many attacks, heals,
+        events and responses), its objects per type, lasting effects, whether it acts now and
+        whether the next object drawn would end it (U5); the object pile's types left, the
+        draw pile's size and the turn. Reads only attributes, so a native state works too."""
+        n = state.num_players
+        objs, wp, alive, hands = state.object_pile, state.wp, state.alive, state.hands
+        objects, lasting, decider, active = (
+            state.objects,
+            state.lasting,
+            state.decider,
+            state.active,
+        )
+        top = objs[-1] if objs else -1
+        x: list[float] = [float(state.mode == SURVIVE), float(state.mode == DEPRESSION)]
+        for k in range(n):
+            p = (seat + k) % n
+            held = [0.0] * NUM_OBJECT_TYPES
+            for o in objects[p]:
+                held[o] += 0.5
+            kinds = [0.0] * 4
+            for c in hands[p]:
+                kinds[_HAND_CLASS[c]] += 1.0 / 7
+            ends = top >= 0 and (top == BOOTH or held[top] > 0)
+            x += [wp[p] / MAX_WP, float(alive[p]), len(hands[p]) / 7, *kinds, *held]
+            x += [len(lasting[p]) / 3, float(decider == p), float(active == p), float(ends)]
+        left = [0.0] * NUM_OBJECT_TYPES
+        for o in objs:
+            left[o] += 0.25
+        x += left
+        x += [len(objs) / 13, len(state.draw_pile) / 97, min(state.turn, 200) / 100]
+        return np.asarray(x, dtype=np.float32)
 
     def scores(self, state: SuicidiumState) -> list[float]:
         """Willpower per seat (U3); a player out of the game has 0."""

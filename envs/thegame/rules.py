@@ -103,6 +103,19 @@ def can_play(hand: list[int], tops: list[int]) -> bool:
     return False
 
 
+def _closest_fit(card: int, tops: list[int]) -> int:
+    """How far ``card`` lands from the top of the pile it fits best (G5): 0 for the backwards
+    trick, else the values skipped plus one; above NUM_CARDS when it fits no pile."""
+    best = NUM_CARDS + 1
+    for p, top in enumerate(tops):
+        if card == top + (BACKWARDS_STEP if p >= 2 else -BACKWARDS_STEP):
+            return 0
+        gap = card - top if p < 2 else top - card
+        if 0 < gap < best:
+            best = gap
+    return best
+
+
 class _Piles(sf.List):
     """The four piles, each a legal G5 build from its foundation (``_parse_piles``)."""
 
@@ -331,6 +344,34 @@ class TheGame(GameEngine[TheGameState], describe=describe_action, parse=parse_ac
                         if v != mine[p]:
                             append(SIGNAL0 + p * 3 + v)
         return out
+
+    def state_features(self, state: Any, seat: int) -> np.ndarray:
+        """What decides how many more cards reach the piles, the input of the search's learned
+        state value (``agents/search/leaf.py``; the return is shared, so ``seat`` changes
+        nothing): the cards on the piles, each pile's room left, the draw pile's size, this
+        turn's plays and minimum; of the cards not yet played (hands and draw pile) how many fit
+        no pile now, how close they fit on average, and per hand (in turn order from the player
+        to move) its size, its closest fit and its cards that fit within 3 or by the backwards
+        trick. Reads only attributes, so a native state works too."""
+        tops = state.tops
+        hands = state.hands
+        n = state.num_players
+        rest = [c for hand in hands for c in hand] + list(state.draw_pile)
+        x: list[float] = [state.on_piles / NUM_CARDS, len(state.draw_pile) / NUM_CARDS]
+        x += [(100 - t if ASCENDING[p] else t - 1) / 99 for p, t in enumerate(tops)]
+        x += [state.played_this_turn / HAND_SIZES[n], state.minimum / MIN_CARDS]
+        gaps = [_closest_fit(c, tops) for c in rest]
+        dead = sum(1 for g in gaps if g > NUM_CARDS)
+        fitting = [g for g in gaps if g <= NUM_CARDS]
+        x += [dead / NUM_CARDS, (sum(fitting) / len(fitting) / 99) if fitting else 1.0]
+        current = state.current if state.current >= 0 else 0
+        for k in range(n):
+            hand = hands[(current + k) % n]
+            near = [_closest_fit(c, tops) for c in hand]
+            best = min(near) if near else 99
+            x += [len(hand) / HAND_SIZES[n], min(best, 99) / 99]
+            x.append(sum(1 for g in near if g <= 3) / HAND_SIZES[n])
+        return np.asarray(x, dtype=np.float32)
 
     def returns(self, state: TheGameState) -> list[float]:
         """Shared: the fraction of the 98 cards on the piles so far, for every seat (G8, G10)."""
