@@ -122,6 +122,7 @@ def test_specs_build_the_agents_with_their_options() -> None:
             "rollout": "random",
             "horizon": "game",
             "value": "standing",
+            "depth": 0,
             "gate": 0.0,
             "min_worlds": 0,
         },
@@ -150,7 +151,10 @@ def test_specs_build_the_agents_with_their_options() -> None:
         ("pimc:gate=1", "gate keeps the rollout policy's own choice .* rollout=random"),
         ("pimc:gate=-1,rollout=ev", "pimc: gate must be a number >= 0, got '-1'"),
         ("pimc:worlds=4,min_worlds=5", r"min_worlds \(5\) must be <= worlds \(4\)"),
-        ("pimc:value=leaf", "value=leaf values the end of a round, so it needs horizon=round"),
+        (
+            "pimc:value=leaf",
+            r"value=leaf values a rollout cut .* needs horizon=round .* or depth=N",
+        ),
         ("ismcts:value=oracle", r"value must be one of \['standing', 'leaf'\]"),
     ],
 )
