@@ -79,8 +79,10 @@ def test_every_manifest_agrees_with_the_code_it_names(game: str) -> None:
     assert {z.agent for z in spec.zoo} == zoo, f"{game}: zoo agents shipped: {sorted(zoo)}"
     leaf = {p.name for p in (ROOT / "agents" / "zoo" / "leaf").glob(f"{game}_*.npz")}
     named = {f"{game}_{policy}_{n}p.npz" for policy, n in spec.round_values}
-    assert named == leaf, f"{game}: round-value fits shipped: {sorted(leaf)}"
+    named |= {f"{game}_{policy}_{n}p{tag}_state.npz" for policy, n, tag in spec.state_values}
+    assert named == leaf, f"{game}: round- and state-value fits shipped: {sorted(leaf)}"
     assert {policy for policy, _ in spec.round_values} <= set(spec.baselines)
+    assert {policy for policy, _, _ in spec.state_values} <= set(spec.baselines)
 
 
 def test_every_configuration_the_manifests_name_has_recorded_digests() -> None:

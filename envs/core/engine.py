@@ -71,6 +71,7 @@ STATE_METHODS = (
     "standing",
     "round_index",
     "round_features",
+    "state_features",
     "decision_name",
     "to_dict",
     "card_zones",

@@ -150,6 +150,10 @@ class GameSpec:
     #: the shipped round-value fits of the search (``agents/zoo/leaf/<game>_<policy>_<n>p.npz``):
     #: (rollout policy, player count) pairs
     round_values: tuple[tuple[str, int], ...] = ()
+    #: the shipped state-value fits of depth-limited search
+    #: (``agents/zoo/leaf/<game>_<policy>_<n>p<options>_state.npz``): (rollout policy, player
+    #: count, options tag) triples, the tag being ``""`` for the default options or, say, ``"_mode1"``
+    state_values: tuple[tuple[str, int, str], ...] = ()
     #: what kind of game it is, in a few words (the games page, ``docs/games.md``)
     summary: str = ""
     #: anything else a game wants to carry (the suite reads nothing here)
@@ -319,6 +323,7 @@ _PLAIN: dict[str, type | tuple[type, ...]] = {
     "play_tables": list,
     "speed_floors": dict,
     "round_values": list,
+    "state_values": list,
     "summary": str,
 }
 
@@ -375,7 +380,7 @@ def manifest_from_dict(data: dict[str, Any], where: str = "manifest") -> GameSpe
                 ) from None
         elif key == "rule_options":
             value = {k: tuple(v) if isinstance(v, list) else (v,) for k, v in value.items()}
-        elif key == "round_values":
+        elif key in ("round_values", "state_values"):
             value = tuple(tuple(v) for v in value)
         elif isinstance(value, list):
             value = tuple(value)
