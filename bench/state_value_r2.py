@@ -21,6 +21,7 @@ TABLES = [
     ("suicidium", {"num_players": 4}, "heuristic"),
     ("suicidium", {"num_players": 4, "mode": "DEPRESSION"}, "heuristic"),
     ("thegame", {"num_players": 2}, "planner"),
+    ("thegame", {"num_players": 4}, "planner"),
 ]
 
 

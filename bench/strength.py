@@ -137,10 +137,10 @@ def agent_row(
     row: dict[str, Any] = {"kind": kind, "agent": agent, "game": game, "options": opts}
     row["seeds"] = [first_seed, first_seed + deals - 1]
     run = dict(first_seed=first_seed, workers=workers, progress=False, results_path=results_path)
-    if get_spec(game).cooperative:
-        res = run_tournament(game, [agent, best], deals, opts, **run)
-        teams = {t.team: t for t in res.team_summaries()}
-        me, base = teams[agent], teams[best]
+    if get_spec(game).cooperative:  # two whole teams on the same deals (no cross-play games)
+        me = run_tournament(game, [agent], deals, opts, **run).team_summaries()[0]
+        run["results_path"] = None  # the baseline team is quick to replay
+        base = run_tournament(game, [best], deals, opts, **run).team_summaries()[0]
         verdict = team_verdict(me.win_ci, base.win_ci)
         row.update(against=f"{best} team", games=me.games, value=me.win_rate)
         row.update(ci=list(me.win_ci), reference=f"baseline team {base.win_rate:.3f}")

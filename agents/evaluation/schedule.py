@@ -11,7 +11,9 @@ game), playing games in lock-step gains nothing, and big chunks only leave worke
 seeds of 4 tables are two chunks of 256 and 144 games, so of 4 workers two sit idle and of 2 one
 waits for the other. Then the chunks are cut smaller, to about :data:`CHUNKS_PER_WORKER` per
 worker (blocks of seed numbers still): a worker takes the next chunk as it finishes one, so every
-worker stays busy until the last chunks. Each game's result depends only on its deck seed and
+worker stays busy until the last chunks. One process gets its :data:`CHUNKS_PER_WORKER` chunks
+too, so that the progress bar moves and the results file grows while a slow agent (search)
+plays, and a stopped run keeps all but the chunk it was in. Each game's result depends only on its deck seed and
 table (agents are reset per game and seat), so it does not change with the chunks.
 """
 
@@ -123,9 +125,10 @@ def make_chunks(
 
     With ``batching`` (an agent decides many games in one ``act_batch`` call) a chunk holds up
     to ``batch_games`` games whatever the workers; without, chunks are also cut to about
-    :data:`CHUNKS_PER_WORKER` per worker, so that ``workers`` processes all have work."""
+    :data:`CHUNKS_PER_WORKER` per worker, so that ``workers`` processes all have work (and one
+    process reports progress and saves results as it goes)."""
     per_chunk = max(1, batch_games // max(1, tables_per_deal))
-    if not batching and workers > 1:
+    if not batching:
         seeds = len({seed for seed, _ in todo})
         per_chunk = min(per_chunk, max(1, math.ceil(seeds / (workers * CHUNKS_PER_WORKER))))
     chunks: dict[int, Chunk] = {}
