@@ -30,7 +30,7 @@ Four kinds of row, each with the claim the docs make and whether this run uphold
 * ``search``: the best search setting of each game (:data:`SEARCH`), like a zoo row; thegame at
   2 and 4 players, the search team next to the ``planner`` team (:func:`team_verdict`).
   Claimed: :data:`SEARCH_CLAIMS` (the gated ``pimc`` beats ``ev`` in flip6 and sevn, ``tracker``
-  in ratatat and ``heuristic`` in both suicidium modes), the other rows reported as measured.
+  in ratatat, ``heuristic`` in both suicidium modes and the ``planner`` team in thegame).
   Games stream to
   ``bench/results/search_<row>_<first seed>.jsonl`` and a stopped run resumes. Not in the
   default kinds (hours on 2 cores): ``--only search --check`` checks them.
@@ -79,14 +79,15 @@ SEARCH = {
     r.label: (s.name, dict(r.options), r.num_players, r.agent) for s in _SPECS for r in s.search
 }
 #: the verdict the docs give each search row (docs/results/search.md, the README: the gated
-#: ``pimc`` beats ``ev``, ``tracker`` and suicidium's ``heuristic``); the other rows are reported
-#: as measured
+#: ``pimc`` beats ``ev``, ``tracker``, suicidium's ``heuristic`` and thegame's ``planner`` team)
 SEARCH_CLAIMS = {
     "flip6": "beats",
     "sevn": "beats",
     "ratatat": "beats",
     "suicidium_survive": "beats",
     "suicidium_depression": "beats",
+    "thegame_2p": "beats",
+    "thegame_4p": "beats",
 }
 #: ladder tables: label -> (game, options, deals); 3 seats meet directly, suicidium alternates at 4
 LADDERS = {t.label: (s.name, dict(t.options), t.deals) for s in _SPECS for t in s.ladders}
