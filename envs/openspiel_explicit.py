@@ -656,7 +656,7 @@ class _Observer:
         self.dict: dict[str, Any] = {}
 
     def set_from(self, state: ExplicitState, player: int) -> None:
-        pass
+        """Nothing to fill: this observer has no tensor (OpenSpiel reads the strings)."""
 
     def string_from(self, state: ExplicitState, player: int) -> str:
         if self.recall:

@@ -31,6 +31,7 @@ import pytest
 
 from cardarena import envs
 from cardarena.agents.base import Agent
+from cardarena.agents.search.leaf import manifest_fits
 from cardarena.envs.core import registry
 from cardarena.envs.core.engine import ConfigError, GameEngine, IllegalActionError, check_int
 from cardarena.envs.core.pictures import BACK, OBSERVER, Card, Table, picture, seat_row
@@ -78,8 +79,7 @@ def test_every_manifest_agrees_with_the_code_it_names(game: str) -> None:
     zoo = {p.stem for p in (ROOT / "agents" / "zoo").glob(f"{game}*.zip")}
     assert {z.agent for z in spec.zoo} == zoo, f"{game}: zoo agents shipped: {sorted(zoo)}"
     leaf = {p.name for p in (ROOT / "agents" / "zoo" / "leaf").glob(f"{game}_*.npz")}
-    named = {f"{game}_{policy}_{n}p.npz" for policy, n in spec.round_values}
-    named |= {f"{game}_{policy}_{n}p{tag}_state.npz" for policy, n, tag in spec.state_values}
+    named = {p.name for p in manifest_fits(game)}
     assert named == leaf, f"{game}: round- and state-value fits shipped: {sorted(leaf)}"
     assert {policy for policy, _ in spec.round_values} <= set(spec.baselines)
     assert {policy for policy, _, _ in spec.state_values} <= set(spec.baselines)

@@ -124,12 +124,7 @@ for name in zoo:
 from cardarena.agents.search import leaf  # noqa: E402
 
 shipped = sorted(p.name for p in leaf.SHIPPED.glob("*.npz"))
-named = [f"{g}_{p}_{n}p.npz" for g in envs.names() for p, n in envs.get_spec(g).round_values]
-named += [
-    f"{g}_{p}_{n}p{tag}_state.npz"
-    for g in envs.names()
-    for p, n, tag in envs.get_spec(g).state_values
-]
+named = [p.name for g in envs.names() for p in leaf.manifest_fits(g)]
 assert shipped == sorted(named), shipped  # the round_values and state_values of the manifests
 engine = envs.get_spec("sevn").make_engine(num_players=4)
 leaf.fit = None  # a fit would fail here (None is not callable): the shipped file must be used

@@ -171,6 +171,16 @@ def shipped_path(game: str, policy: str, num_players: int, tag: str = "") -> Pat
     return SHIPPED / f"{game}_{policy}_{num_players}p{tag}.npz"
 
 
+def manifest_fits(game: str) -> list[Path]:
+    """The shipped fits ``game``'s manifest names: its ``round_values`` and ``state_values``."""
+    from cardarena.envs.core.registry import get_spec
+
+    spec = get_spec(game)
+    paths = [shipped_path(game, policy, n) for policy, n in spec.round_values]
+    paths += [shipped_path(game, p, n, tag + "_state") for p, n, tag in spec.state_values]
+    return paths
+
+
 def options_tag(engine: GameEngine) -> str:
     """The engine options that differ from the defaults of its player count, as a file-name
     part (``""``, ``"_mode1"``, ...): a shipped state value is one table's."""
